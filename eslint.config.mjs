@@ -1,0 +1,36 @@
+// Lint: typescript-eslint strict, and the rule that services never import each other.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const services = ['gateway', 'contacts', 'campaigns', 'events', 'automation'];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'test-output/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  ...services.map((service) => ({
+    files: [`services/${service}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: services
+            .filter((other) => other !== service)
+            .flatMap((other) => [`@mailer/${other}`, `@mailer/${other}/*`, `**/services/${other}/**`]),
+        },
+      ],
+    },
+  })),
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', fetch: 'readonly' } },
+  },
+);

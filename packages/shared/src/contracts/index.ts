@@ -1,0 +1,4 @@
+export * from './message-contract';
+export * from './contact-facts';
+export * from './product-events';
+export * from './email-facts';

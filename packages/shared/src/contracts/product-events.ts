@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { contactSnapshotSchema } from './contact-facts';
+import { defineContract } from './message-contract';
+
+export const eventPropertyValue = z.union([z.string(), z.number(), z.boolean(), z.null()]).or(z.unknown());
+
+const productEvent = z.object({
+  event_id: z.string().uuid(),
+  account_id: z.number().int().positive(),
+  event: z.string().min(1).max(100),
+  email: z.string(),
+  properties: z.record(z.string(), z.unknown()),
+  received_at: z.string(),
+  request_id: z.string().optional(),
+});
+
+/** Published by the events service once the API accepted an event. */
+export const productEventReceivedV1 = defineContract('product_event.received.v1', productEvent);
+
+/**
+ * Re-published by the contacts service after it upserted the contact, carrying the contact, so
+ * automation personalises from current details without reading another service's tables.
+ */
+export const productEventEnrichedV1 = defineContract(
+  'product_event.enriched.v1',
+  productEvent.extend({ contact: contactSnapshotSchema }),
+);

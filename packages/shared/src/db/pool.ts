@@ -1,0 +1,30 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+// Postgres BIGINT (int8) arrives as a string by default; our ids fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+/**
+ * A pool that fails fast when Postgres is unreachable (so requests answer 503 instead of
+ * hanging) and never crashes the process on an idle client's error.
+ */
+export function createPool(
+  databaseUrl: string,
+  logger: Logger,
+  options: { max?: number; statementTimeoutMs?: number } = {},
+): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 2000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    query_timeout: (options.statementTimeoutMs ?? 10_000) + 1000,
+    application_name: 'mailer',
+  });
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle Postgres client failed'));
+  return pool;
+}

@@ -1,0 +1,77 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { AppError, CommonErrorCodes, commonStatusByCode } from '../errors/app-error';
+import { isDependencyUnavailable } from '../errors/unavailable';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/** Errors thrown by express's body parser carry a `type`; map the ones a client causes to 4xx. */
+function fromBodyParser(error: unknown): AppError | undefined {
+  const type = (error as BodyParserError | null)?.type;
+  if (type === 'entity.too.large') {
+    return new AppError(CommonErrorCodes.PAYLOAD_TOO_LARGE, 'request body is too large');
+  }
+  if (type === 'entity.parse.failed' || type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new AppError(CommonErrorCodes.BAD_REQUEST, 'request body is not valid JSON');
+  }
+  const status = (error as BodyParserError | null)?.status;
+  if (type && typeof status === 'number' && status >= 400 && status < 500) {
+    return new AppError(CommonErrorCodes.BAD_REQUEST, 'request body could not be read');
+  }
+  return undefined;
+}
+
+/** A database or cache that is down is the server's problem, but a passing one: 503 and retry. */
+function fromDependency(error: unknown): AppError | undefined {
+  if (!isDependencyUnavailable(error)) return undefined;
+  return new AppError(CommonErrorCodes.UNAVAILABLE, 'service temporarily unavailable').withHeaders({ 'Retry-After': '5' });
+}
+
+/**
+ * The one place a failure becomes a response. `statusByCode` adds a service's own codes to the
+ * common table. 422 answers `{ errors: [...] }` (plus details); every other error `{ error }`.
+ * A 5xx never carries a stack or an internal message.
+ */
+export function errorMiddleware(logger: Logger, statusByCode: Record<string, number> = {}): ErrorRequestHandler {
+  const table = { ...commonStatusByCode, ...statusByCode };
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const known = error instanceof AppError ? error : (fromBodyParser(error) ?? fromDependency(error));
+    const status = known ? (table[known.code] ?? 500) : 500;
+    if (status >= 500) {
+      logger[status === 503 ? 'warn' : 'error']({ err: error, method: req.method, path: req.path }, 'request failed');
+    }
+    if (known) res.set(known.headers);
+    if (!known || status === 500) {
+      res.status(500).json({ error: 'internal server error' });
+    } else if (status === 422) {
+      res.status(422).json({ errors: known.messages, ...known.details });
+    } else {
+      res.status(status).json({ error: known.message, ...known.details });
+    }
+  };
+}
+
+/** Unknown routes: 404 JSON. */
+export function notFoundHandler(): RequestHandler {
+  return (_req, res) => {
+    res.status(404).json({ error: 'route not found' });
+  };
+}
+
+/** For routes that exist but refuse a method: 405 with `Allow`. */
+export function methodNotAllowed(allowed: string[]): RequestHandler {
+  return (_req, _res, next) => {
+    next(
+      new AppError(CommonErrorCodes.METHOD_NOT_ALLOWED, 'method not allowed').withHeaders({
+        Allow: allowed.join(', '),
+      }),
+    );
+  };
+}

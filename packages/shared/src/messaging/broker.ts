@@ -1,0 +1,186 @@
+import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
+import type { Logger } from 'pino';
+import type { MessageContract, MessageOf } from '../contracts/message-contract';
+import { backoffDelay, sleep } from './backoff';
+import { BrokerUnavailableError } from './poison-message-error';
+import { declareTopology } from './declare-topology';
+import { ConsumerRunner, type ConsumerSpec } from './consumer-runner';
+import { EXCHANGE as EXCHANGE_NAME } from './topology';
+
+export interface BrokerOptions {
+  url: string;
+  logger: Logger;
+  /** Names the connection in the broker's UI. */
+  connectionName: string;
+  /** Prefix of every exchange and queue name (tests); empty in production. */
+  namespace?: string;
+  /** How long a publish waits for the broker's confirm before it counts as failed. */
+  confirmTimeoutMs?: number;
+}
+
+export interface PublishOptions {
+  messageId: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One connection to RabbitMQ that heals itself: on loss it reconnects with jittered backoff,
+ * re-declares the topology and restarts every consumer. Publishing goes through a confirm channel
+ * and resolves only once the broker has taken responsibility for the message.
+ */
+export class Broker {
+  private connection: ChannelModel | undefined;
+  private publishChannel: ConfirmChannel | undefined;
+  private readonly returned = new Set<string>();
+  private readonly consumers: ConsumerRunner<MessageContract>[] = [];
+  private closing = false;
+  private connecting: Promise<void> | undefined;
+  private readonly confirmTimeoutMs: number;
+  private readonly namespace: string;
+
+  private constructor(private readonly options: BrokerOptions) {
+    this.confirmTimeoutMs = options.confirmTimeoutMs ?? 5000;
+    this.namespace = options.namespace ?? '';
+  }
+
+  /**
+   * Starts connecting and resolves at once: a service may start (and report not-ready) while the
+   * broker is down; `ready()` waits for the first connection.
+   */
+  static start(options: BrokerOptions): Broker {
+    const broker = new Broker(options);
+    broker.connecting = broker.connectLoop();
+    return broker;
+  }
+
+  isConnected(): boolean {
+    return this.publishChannel !== undefined;
+  }
+
+  /** Resolves once connected and the topology is declared (or rejects after `timeoutMs`). */
+  async ready(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.isConnected()) {
+      if (this.closing) throw new BrokerUnavailableError('broker is closing');
+      if (Date.now() > deadline) throw new BrokerUnavailableError('broker not reachable');
+      await sleep(50);
+    }
+  }
+
+  /** Publishes `payload` as `contract.type`; resolves after the broker's confirm, rejects otherwise. */
+  async publish<C extends MessageContract>(contract: C, payload: MessageOf<C>, options: PublishOptions): Promise<void> {
+    const channel = this.publishChannel;
+    if (!channel) throw new BrokerUnavailableError('not connected to the message broker');
+    const body = Buffer.from(JSON.stringify(contract.schema.parse(payload)));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new BrokerUnavailableError('broker did not confirm in time')),
+        this.confirmTimeoutMs,
+      );
+      try {
+        channel.publish(
+          this.namespace + EXCHANGE_NAME,
+          contract.type,
+          body,
+          {
+            persistent: true,
+            mandatory: true,
+            contentType: 'application/json',
+            type: contract.type,
+            messageId: options.messageId,
+            timestamp: Math.floor(Date.now() / 1000),
+            headers: options.headers ?? {},
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            const wasReturned = this.returned.delete(options.messageId);
+            if (error) reject(new BrokerUnavailableError('broker refused the message'));
+            else if (wasReturned) reject(new BrokerUnavailableError(`no queue is bound for ${contract.type}`));
+            else resolve();
+          },
+        );
+      } catch (error) {
+        clearTimeout(timer);
+        reject(new BrokerUnavailableError(`publish failed: ${(error as Error).message}`));
+      }
+    });
+  }
+
+  /** Registers a consumer; it runs on every (re)connection until `close()`. */
+  consume<C extends MessageContract>(spec: ConsumerSpec<C>): void {
+    const runner = new ConsumerRunner({ ...spec, queue: this.namespace + spec.queue }, this.options.logger) as unknown as ConsumerRunner<MessageContract>;
+    this.consumers.push(runner);
+    if (this.connection) void this.startConsumer(runner, this.connection);
+  }
+
+  /** Cancels consumers, waits for in-flight handlers (up to `deadlineMs`), then closes the connection. */
+  async close(deadlineMs = 8000): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.consumers.map((consumer) => consumer.stop(deadlineMs)));
+    const connection = this.connection;
+    this.connection = undefined;
+    this.publishChannel = undefined;
+    await connection?.close().catch(() => undefined);
+    await this.connecting;
+  }
+
+  private async connectLoop(): Promise<void> {
+    for (let attempt = 0; !this.closing; attempt++) {
+      try {
+        await this.connectOnce();
+        return;
+      } catch (error) {
+        const delay = backoffDelay(Math.min(attempt, 10), 100, 5000);
+        this.options.logger.warn({ err: error, retryInMs: delay }, 'message broker unreachable; retrying');
+        await sleep(delay);
+      }
+    }
+  }
+
+  private async connectOnce(): Promise<void> {
+    const connection = await amqp.connect(this.options.url, {
+      clientProperties: { connection_name: this.options.connectionName },
+      timeout: 5000,
+    });
+    try {
+      connection.on('error', (error: Error) => this.options.logger.warn({ err: error }, 'broker connection error'));
+      const setup = await connection.createChannel();
+      await declareTopology(setup, this.namespace);
+      await setup.close();
+      const publishChannel = await connection.createConfirmChannel();
+      publishChannel.on('error', (error: Error) => this.options.logger.warn({ err: error }, 'publish channel error'));
+      publishChannel.on('return', (message: ConsumeMessage) => {
+        const id = message.properties.messageId as string | undefined;
+        if (id) this.returned.add(id);
+      });
+      publishChannel.on('close', () => {
+        if (this.publishChannel === publishChannel) this.publishChannel = undefined;
+      });
+      connection.on('close', () => this.onConnectionLost(connection));
+      this.connection = connection;
+      this.publishChannel = publishChannel;
+      this.options.logger.info('connected to the message broker');
+      await Promise.all(this.consumers.map((consumer) => this.startConsumer(consumer, connection)));
+    } catch (error) {
+      await connection.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private onConnectionLost(connection: ChannelModel): void {
+    if (this.connection !== connection) return;
+    this.connection = undefined;
+    this.publishChannel = undefined;
+    if (this.closing) return;
+    this.options.logger.warn('lost the message broker connection; reconnecting');
+    this.connecting = this.connectLoop();
+  }
+
+  private async startConsumer(consumer: ConsumerRunner<MessageContract>, connection: ChannelModel): Promise<void> {
+    try {
+      await consumer.start(connection);
+    } catch (error) {
+      this.options.logger.error({ err: error, queue: consumer.queue }, 'consumer failed to start');
+    }
+  }
+}

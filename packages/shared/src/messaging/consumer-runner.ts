@@ -1,0 +1,147 @@
+import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { Logger } from 'pino';
+import type { MessageContract, MessageOf } from '../contracts/message-contract';
+import { isDependencyUnavailable } from '../errors/unavailable';
+import { runWithLogContext } from '../logger/request-context';
+import { backoffDelay, sleep } from './backoff';
+import { PoisonMessageError } from './poison-message-error';
+
+export interface ReceivedMessage<C extends MessageContract> {
+  type: C['type'];
+  payload: MessageOf<C>;
+  messageId: string;
+  headers: Record<string, unknown>;
+  redelivered: boolean;
+}
+
+export type ConsumeOutcome = 'ack' | 'dead-letter' | 'requeue';
+
+export interface ConsumerSpec<C extends MessageContract> {
+  queue: string;
+  /** The message types this queue carries; anything else is poison. */
+  contracts: readonly C[];
+  /** Unacknowledged messages in flight at once. */
+  prefetch?: number;
+  handle: (message: ReceivedMessage<C>) => Promise<void>;
+  /** Observes each message's fate (metrics, tests). */
+  onOutcome?: (outcome: ConsumeOutcome, messageId: string | undefined) => void;
+}
+
+/**
+ * Runs one consumer on its own channel: parses with the contract's schema, calls the handler, and
+ * acks only after it succeeded. Poison goes to the dead-letter queue at once; a dependency outage
+ * (database down) is retried in place, so it spends no delivery attempts; any other failure is
+ * requeued, and the queue's delivery limit dead-letters it in the end.
+ */
+export class ConsumerRunner<C extends MessageContract> {
+  private channel: Channel | undefined;
+  private consumerTag: string | undefined;
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly spec: ConsumerSpec<C>,
+    private readonly logger: Logger,
+  ) {}
+
+  get queue(): string {
+    return this.spec.queue;
+  }
+
+  async start(connection: ChannelModel): Promise<void> {
+    if (this.stopping) return;
+    const channel = await connection.createChannel();
+    channel.on('error', (error: Error) => this.logger.warn({ err: error, queue: this.queue }, 'consumer channel error'));
+    await channel.prefetch(this.spec.prefetch ?? 16);
+    this.channel = channel;
+    const { consumerTag } = await channel.consume(this.queue, (message) => {
+      if (!message) return;
+      const work = this.process(channel, message).finally(() => this.inFlight.delete(work));
+      this.inFlight.add(work);
+    });
+    this.consumerTag = consumerTag;
+  }
+
+  async stop(deadlineMs: number): Promise<void> {
+    this.stopping = true;
+    const channel = this.channel;
+    if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => undefined);
+    const drained = Promise.all([...this.inFlight]);
+    await Promise.race([drained, sleep(deadlineMs)]);
+    await channel?.close().catch(() => undefined);
+  }
+
+  private async process(channel: Channel, message: ConsumeMessage): Promise<void> {
+    const messageId = message.properties.messageId as string | undefined;
+    const parsed = this.parse(message, messageId);
+    if (!parsed) {
+      this.settle(channel, message, 'dead-letter', messageId);
+      return;
+    }
+    await runWithLogContext({ messageId: parsed.messageId }, async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.spec.handle(parsed);
+          this.settle(channel, message, 'ack', messageId);
+          return;
+        } catch (error) {
+          if (error instanceof PoisonMessageError) {
+            this.logger.error({ err: error, queue: this.queue }, 'poison message; dead-lettering');
+            this.settle(channel, message, 'dead-letter', messageId);
+            return;
+          }
+          if (isDependencyUnavailable(error) && !this.stopping) {
+            const delay = backoffDelay(Math.min(attempt, 8), 100, 5000);
+            this.logger.warn({ err: error, queue: this.queue, retryInMs: delay }, 'dependency down; retrying message');
+            await sleep(delay);
+            continue;
+          }
+          this.logger.error({ err: error, queue: this.queue }, 'message handler failed; requeueing');
+          // A short pause keeps a persistently failing message from spinning the CPU.
+          await sleep(this.stopping ? 0 : 250);
+          this.settle(channel, message, 'requeue', messageId);
+          return;
+        }
+      }
+    });
+  }
+
+  private parse(message: ConsumeMessage, messageId: string | undefined): ReceivedMessage<C> | undefined {
+    const type = (message.properties.type as string | undefined) ?? message.fields.routingKey;
+    const contract = this.spec.contracts.find((candidate) => candidate.type === type);
+    if (!contract || !messageId) {
+      this.logger.error({ queue: this.queue, type, messageId }, 'message of unknown type or without id; dead-lettering');
+      return undefined;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(message.content.toString('utf8'));
+    } catch {
+      this.logger.error({ queue: this.queue, type, messageId }, 'message is not JSON; dead-lettering');
+      return undefined;
+    }
+    const result = contract.schema.safeParse(json);
+    if (!result.success) {
+      this.logger.error({ queue: this.queue, type, messageId, issues: result.error.issues }, 'message fails its contract');
+      return undefined;
+    }
+    return {
+      type: contract.type,
+      payload: result.data as MessageOf<C>,
+      messageId,
+      headers: message.properties.headers ?? {},
+      redelivered: message.fields.redelivered,
+    };
+  }
+
+  private settle(channel: Channel, message: ConsumeMessage, outcome: ConsumeOutcome, messageId: string | undefined): void {
+    try {
+      if (outcome === 'ack') channel.ack(message);
+      else channel.nack(message, false, outcome === 'requeue');
+      this.spec.onOutcome?.(outcome, messageId);
+    } catch (error) {
+      // The channel closed under us; the broker will redeliver, and handlers are idempotent.
+      this.logger.warn({ err: error, queue: this.queue, messageId }, 'could not settle message; it will be redelivered');
+    }
+  }
+}

@@ -1,0 +1,4 @@
+export * from './test-environment';
+export * from './smtp-sink';
+export * from './dns-test-server';
+export * from './wait-for';

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
+import { z } from 'zod';
+import {
+  Broker,
+  BrokerUnavailableError,
+  EXCHANGE,
+  PoisonMessageError,
+  QUEUES,
+  defineContract,
+  emailSentV1,
+  type ConsumeOutcome,
+  type MessageOf,
+} from '@mailer/shared';
+import { testServers, waitFor } from '@mailer/shared/testing';
+import { memoryLogger, uniqueName } from './helpers';
+
+const sentFact = (step: string): MessageOf<typeof emailSentV1> => ({
+  account_id: 1,
+  contact_id: 2,
+  workflow: 'welcome',
+  step,
+  message_id: `<${randomUUID()}@test>`,
+  outcome: 'sent',
+  occurred_at: new Date().toISOString(),
+});
+
+describe('Broker', () => {
+  const { amqpUrl } = testServers();
+  const { logger } = memoryLogger();
+  let namespace: string;
+  let broker: Broker;
+  const queue = QUEUES.campaignsSendResults.name;
+
+  beforeEach(async () => {
+    namespace = uniqueName('t') + '.';
+    broker = Broker.start({ url: amqpUrl, logger, connectionName: 'test', namespace });
+    await broker.ready();
+  });
+  afterEach(() => broker.close());
+
+  async function deadLettered(): Promise<unknown[]> {
+    const connection = await amqp.connect(amqpUrl);
+    const channel = await connection.createChannel();
+    const bodies: unknown[] = [];
+    for (;;) {
+      const message = await channel.get(`${namespace}${queue}.dlq`, { noAck: true });
+      if (!message) break;
+      bodies.push(JSON.parse(message.content.toString()));
+    }
+    await connection.close();
+    return bodies;
+  }
+
+  it('publishes with a broker confirm and a consumer receives and acks it once', async () => {
+    const received: string[] = [];
+    const outcomes: ConsumeOutcome[] = [];
+    broker.consume({
+      queue,
+      contracts: [emailSentV1],
+      handle: async (message) => void received.push(message.payload.step),
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
+    const messageId = randomUUID();
+    await broker.publish(emailSentV1, sentFact('one'), { messageId });
+    await waitFor(() => (outcomes.length === 1 ? true : undefined), { what: 'ack' });
+    expect(received).toEqual(['one']);
+    expect(outcomes).toEqual(['ack']);
+  });
+
+  it('sends a message that fails its contract to the dead-letter queue without calling the handler', async () => {
+    const handled: string[] = [];
+    const outcomes: ConsumeOutcome[] = [];
+    broker.consume({
+      queue,
+      contracts: [emailSentV1],
+      handle: async (message) => void handled.push(message.messageId),
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
+    const connection = await amqp.connect(amqpUrl);
+    const channel = await connection.createConfirmChannel();
+    channel.publish(namespace + EXCHANGE, emailSentV1.type, Buffer.from(JSON.stringify({ nonsense: true })), {
+      messageId: randomUUID(),
+      type: emailSentV1.type,
+    });
+    await channel.waitForConfirms();
+    await connection.close();
+    await waitFor(() => (outcomes.length === 1 ? true : undefined), { what: 'dead-letter' });
+    expect(outcomes).toEqual(['dead-letter']);
+    expect(handled).toEqual([]);
+    expect(await deadLettered()).toEqual([{ nonsense: true }]);
+  });
+
+  it('dead-letters a message whose handler says it is poison', async () => {
+    const outcomes: ConsumeOutcome[] = [];
+    broker.consume({
+      queue,
+      contracts: [emailSentV1],
+      handle: async () => {
+        throw new PoisonMessageError('no such contact');
+      },
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
+    await broker.publish(emailSentV1, sentFact('poison'), { messageId: randomUUID() });
+    await waitFor(() => (outcomes.length === 1 ? true : undefined), { what: 'dead-letter' });
+    expect(await deadLettered()).toEqual([expect.objectContaining({ step: 'poison' })]);
+  });
+
+  it('retries in place while a dependency is down, then acks once', async () => {
+    let calls = 0;
+    const outcomes: ConsumeOutcome[] = [];
+    broker.consume({
+      queue,
+      contracts: [emailSentV1],
+      handle: async () => {
+        calls += 1;
+        if (calls < 3) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      },
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
+    await broker.publish(emailSentV1, sentFact('retry'), { messageId: randomUUID() });
+    await waitFor(() => (outcomes.length === 1 ? true : undefined), { what: 'ack' });
+    expect(calls).toBe(3);
+    expect(outcomes).toEqual(['ack']);
+  });
+
+  it('refuses a publish that no queue would hold', async () => {
+    const orphan = defineContract('nobody.listens.v1', z.object({ x: z.number() }));
+    await expect(broker.publish(orphan, { x: 1 }, { messageId: randomUUID() })).rejects.toBeInstanceOf(
+      BrokerUnavailableError,
+    );
+  });
+
+  it('refuses a publish at once while the broker is unreachable', async () => {
+    const offline = Broker.start({ url: 'amqp://guest:guest@127.0.0.1:1', logger, connectionName: 'offline' });
+    try {
+      expect(offline.isConnected()).toBe(false);
+      await expect(offline.publish(emailSentV1, sentFact('x'), { messageId: randomUUID() })).rejects.toBeInstanceOf(
+        BrokerUnavailableError,
+      );
+    } finally {
+      await offline.close();
+    }
+  });
+});

@@ -1,0 +1,3 @@
+import { setupTestEnvironment } from '../packages/shared/src/testing/test-environment';
+
+export default setupTestEnvironment;

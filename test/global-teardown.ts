@@ -1,0 +1,3 @@
+import { teardownTestEnvironment } from '../packages/shared/src/testing/test-environment';
+
+export default teardownTestEnvironment;
