@@ -1,6 +1,7 @@
 // Lint: typescript-eslint strict, and the rule that services never import each other.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const services = ['gateway', 'contacts', 'campaigns', 'events', 'automation'];
 
@@ -30,7 +31,9 @@ export default tseslint.config(
     },
   })),
   {
-    files: ['**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', fetch: 'readonly' } },
+    // Plain-JS tooling (jest configs, scripts) runs on Node as it is.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: globals.node },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

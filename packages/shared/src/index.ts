@@ -25,3 +25,4 @@ export * from './internal-auth/identity-signature';
 export * from './internal-auth/require-identity';
 export * from './lifecycle/run-service';
 export * from './contracts/index';
+export * from './lifecycle/stop-in-order';

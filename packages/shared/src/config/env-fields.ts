@@ -35,3 +35,24 @@ export const commonEnvSchema = z.object({
   LOG_LEVEL: envFields.logLevel,
   INTERNAL_SIGNING_SECRET: envFields.secret,
 });
+
+/** Where a service finds Postgres: `DATABASE_URL`, or its own database on `POSTGRES_URL`. */
+export const postgresEnv = {
+  POSTGRES_URL: envFields.postgresUrl.default('postgres://postgres@127.0.0.1:5432/postgres'),
+  DATABASE_URL: envFields.postgresUrl.optional(),
+  DB_PREFIX: envFields.dbPrefix,
+};
+
+export const brokerEnv = {
+  AMQP_URL: envFields.amqpUrl.default('amqp://guest:guest@127.0.0.1:5672'),
+  /** Prefix of every exchange and queue name; lets test runs share a vhost without crosstalk. */
+  BROKER_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9._-]*$/, 'must be lower-case letters, digits, dots, dashes or underscores')
+    .default(''),
+};
+
+export const redisEnv = {
+  REDIS_URL: envFields.redisUrl.default('redis://127.0.0.1:6379'),
+  REDIS_KEY_PREFIX: z.string().default(''),
+};

@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import { Broker, createPool, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
+import type { CampaignsConfig } from './config';
+import { campaignsDatabaseUrl, MIGRATIONS_DIR } from './database';
+import { buildApp } from './entry-points/api/app';
+
+/** Composition root: migrate, connect, serve. Returns the address and a graceful stop. */
+export async function startCampaignsService(config: CampaignsConfig, logger: Logger) {
+  const databaseUrl = campaignsDatabaseUrl(config);
+  await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
+  const pool = createPool(databaseUrl, logger);
+  const broker = Broker.start({
+    url: config.AMQP_URL,
+    namespace: config.BROKER_NAMESPACE,
+    logger,
+    connectionName: 'campaigns',
+  });
+  const server = await listen(buildApp({ logger, pool, broker, signingSecret: config.INTERNAL_SIGNING_SECRET }), config.PORT);
+  logger.info({ port: server.port }, 'campaigns service listening');
+  return {
+    url: server.url,
+    pool,
+    broker,
+    stop: () => stopInOrder([() => server.close(), () => broker.close(), () => pool.end()]),
+  };
+}

@@ -1,0 +1,13 @@
+import path from 'node:path';
+import { serviceDatabaseUrl } from '@mailer/shared';
+import type { CampaignsConfig } from './config';
+
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
+
+export const campaignsDatabaseUrl = (config: CampaignsConfig) =>
+  serviceDatabaseUrl({
+    service: 'campaigns',
+    databaseUrl: config.DATABASE_URL,
+    postgresUrl: config.POSTGRES_URL,
+    dbPrefix: config.DB_PREFIX,
+  });

@@ -1,0 +1,24 @@
+import { createLogger } from '@mailer/shared';
+import { serviceTestEnv } from '@mailer/shared/testing';
+import { startCampaignsService } from '../src/campaigns-service';
+import { loadCampaignsConfig } from '../src/config';
+
+describe('campaigns service lifecycle', () => {
+  it('migrates its own database, answers health and readiness, refuses unsigned API calls, and stops', async () => {
+    const service = await startCampaignsService(loadCampaignsConfig(serviceTestEnv()), createLogger('campaigns', { level: 'silent' }));
+    try {
+      const health = await fetch(`${service.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok', service: 'campaigns' });
+      await service.broker.ready();
+      expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      const unsigned = await fetch(`${service.url}/api/v1/campaigns`);
+      expect(unsigned.status).toBe(401);
+      expect(await unsigned.json()).toEqual({ error: 'unauthorized' });
+      const { rows } = await service.pool.query("SELECT to_regclass('processed_messages') AS inbox");
+      expect(rows[0].inbox).toBe('processed_messages');
+    } finally {
+      await service.stop();
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import {
+  errorMiddleware,
+  healthRoutes,
+  notFoundHandler,
+  requestId,
+  requireIdentity,
+  type Broker,
+  type Pool,
+} from '@mailer/shared';
+
+export interface ContactsAppDeps {
+  logger: Logger;
+  pool: Pool;
+  broker: Broker;
+  signingSecret: string;
+}
+
+/** The contacts HTTP app, without listening: health probes open, the API behind the gateway's signature. */
+export function buildApp(deps: ContactsAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId());
+  app.use(
+    healthRoutes('contacts', [
+      { name: 'postgres', check: async () => void (await deps.pool.query('SELECT 1')) },
+      { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },
+    ]),
+  );
+  app.use('/api/v1', requireIdentity(deps.signingSecret));
+  app.use(notFoundHandler());
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}

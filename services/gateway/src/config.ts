@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { commonEnvSchema, envFields, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
+
+export const gatewayEnvSchema = commonEnvSchema.extend({
+  GATEWAY_PORT: envFields.port(3000),
+  EVENTS_PORT: envFields.port(3001),
+  ...postgresEnv,
+  ...redisEnv,
+  CONTACTS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3010'),
+  CAMPAIGNS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3020'),
+  EVENTS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3030'),
+  AUTOMATION_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3040'),
+  RATE_LIMIT_KEY_PER_MIN: envFields.positiveInt(1000),
+  RATE_LIMIT_KEY_PER_HOUR: envFields.positiveInt(10000),
+  RATE_LIMIT_IP_PER_MIN: envFields.positiveInt(300),
+  AUTH_FAIL_LIMIT: envFields.positiveInt(50),
+  AUTH_FAIL_WINDOW_S: envFields.positiveInt(600),
+  /** Comma list of proxy addresses whose X-Forwarded-For is trusted; empty: the socket address is the client. */
+  TRUST_PROXY: z.string().default(''),
+});
+
+export type GatewayConfig = z.output<typeof gatewayEnvSchema>;
+
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(gatewayEnvSchema, env);
