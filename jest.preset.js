@@ -1,4 +1,4 @@
-// One jest configuration for every workspace: swc transform, shared sources mapped (no build needed),
+// One jest configuration for every workspace: TypeScript transpiled by ts-jest, shared sources mapped (no build needed),
 // and the global setup that gives each run its own databases, Redis prefix and vhost.
 const path = require('node:path');
 
@@ -9,8 +9,9 @@ module.exports = (workspaceDir, overrides = {}) => ({
   rootDir: workspaceDir,
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // Transpile only: `npm test` type-checks everything with tsc -b before jest runs.
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, sourceMaps: 'inline' }],
+    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', target: 'es2022', esModuleInterop: true } }],
   },
   moduleNameMapper: {
     '^@mailer/shared$': `${root}/packages/shared/src/index.ts`,
@@ -18,6 +19,6 @@ module.exports = (workspaceDir, overrides = {}) => ({
   },
   globalSetup: `${root}/test/global-setup.ts`,
   globalTeardown: `${root}/test/global-teardown.ts`,
-  testTimeout: 30_000,
+  setupFilesAfterEnv: [`${root}/test/jest-timeout.ts`],
   ...overrides,
 });
