@@ -59,7 +59,7 @@ describe('npm start (the whole stack without Docker)', () => {
       expect(Date.now() - started).toBeLessThan(30_000);
       expect(processesMarked('MAILER_STACK_RUN', marker).length).toBeGreaterThanOrEqual(6);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n--- stack output ---\n${output}`);
+      throw new Error(`${(error as Error).message}\n--- stack output ---\n${output}`, { cause: error });
     } finally {
       const stopAsked = Date.now();
       stack.kill('SIGTERM');
