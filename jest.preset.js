@@ -11,7 +11,7 @@ module.exports = (workspaceDir, overrides = {}) => ({
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   // Transpile only: `npm test` type-checks everything with tsc -b before jest runs.
   transform: {
-    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', target: 'es2022', esModuleInterop: true } }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true, module: 'commonjs', target: 'es2022', esModuleInterop: true } }],
   },
   moduleNameMapper: {
     '^@mailer/shared$': `${root}/packages/shared/src/index.ts`,

@@ -1,11 +1,17 @@
 import type { Logger } from 'pino';
-import { Broker, createPool, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { Broker, createPool, listen, migrateDatabase, stopInOrder, type ConsumeOutcome } from '@mailer/shared';
 import type { CampaignsConfig } from './config';
 import { campaignsDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { buildApp } from './entry-points/api/app';
+import { consumeSendResults } from './entry-points/message-queue/send-results.consumer';
 
-/** Composition root: migrate, connect, serve. Returns the address and a graceful stop. */
-export async function startCampaignsService(config: CampaignsConfig, logger: Logger) {
+export interface CampaignsServiceHooks {
+  /** Observes each send-result message's fate (tests wait on it instead of sleeping). */
+  onSendResultOutcome?: (outcome: ConsumeOutcome, messageId: string | undefined) => void;
+}
+
+/** Composition root: migrate, connect, consume, serve. Returns the address and a graceful stop. */
+export async function startCampaignsService(config: CampaignsConfig, logger: Logger, hooks: CampaignsServiceHooks = {}) {
   const databaseUrl = campaignsDatabaseUrl(config);
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger);
@@ -15,6 +21,7 @@ export async function startCampaignsService(config: CampaignsConfig, logger: Log
     logger,
     connectionName: 'campaigns',
   });
+  consumeSendResults({ broker, pool, logger, onOutcome: hooks.onSendResultOutcome });
   const server = await listen(buildApp({ logger, pool, broker, signingSecret: config.INTERNAL_SIGNING_SECRET }), config.PORT);
   logger.info({ port: server.port }, 'campaigns service listening');
   return {

@@ -4,7 +4,7 @@ import type { CampaignsConfig } from './config';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
-export const campaignsDatabaseUrl = (config: CampaignsConfig) =>
+export const campaignsDatabaseUrl = (config: Pick<CampaignsConfig, 'DATABASE_URL' | 'POSTGRES_URL' | 'DB_PREFIX'>) =>
   serviceDatabaseUrl({
     service: 'campaigns',
     databaseUrl: config.DATABASE_URL,

@@ -12,5 +12,7 @@ export const emailSentV1 = defineContract(
     message_id: z.string(),
     outcome: z.enum(['sent', 'failed']),
     occurred_at: z.string(),
+    /** Set when the email belongs to a campaign send; campaigns then counts it. Workflow emails omit it. */
+    campaign_id: z.number().int().positive().optional(),
   }),
 );

@@ -67,7 +67,10 @@ export class ConsumerRunner<C extends MessageContract> {
     const channel = this.channel;
     if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => undefined);
     const drained = Promise.all([...this.inFlight]);
-    await Promise.race([drained, sleep(deadlineMs)]);
+    // The deadline timer is cleared once drained, so a stopped consumer leaves nothing keeping the process alive.
+    let deadline: NodeJS.Timeout | undefined;
+    await Promise.race([drained, new Promise<void>((resolve) => (deadline = setTimeout(resolve, deadlineMs)))]);
+    clearTimeout(deadline);
     await channel?.close().catch(() => undefined);
   }
 

@@ -9,6 +9,7 @@ import {
   type Broker,
   type Pool,
 } from '@mailer/shared';
+import { campaignsRoutes } from './campaigns.routes';
 
 export interface CampaignsAppDeps {
   logger: Logger;
@@ -29,6 +30,7 @@ export function buildApp(deps: CampaignsAppDeps): Express {
     ]),
   );
   app.use('/api/v1', requireIdentity(deps.signingSecret));
+  app.use('/api/v1', campaignsRoutes({ pool: deps.pool }));
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger));
   return app;

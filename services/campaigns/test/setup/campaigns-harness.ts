@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { createLogger, IDENTITY_HEADER, signIdentity, type ConsumeOutcome } from '@mailer/shared';
+import { serviceTestEnv, TEST_SIGNING_SECRET } from '@mailer/shared/testing';
+import { startCampaignsService } from '../../src/campaigns-service';
+import { loadCampaignsConfig } from '../../src/config';
+
+export interface Outcome {
+  outcome: ConsumeOutcome;
+  messageId: string | undefined;
+}
+
+/** The campaigns service in-process on port 0, with helpers to call it as the gateway would. */
+export async function startCampaignsHarness(env: Record<string, string> = {}) {
+  const outcomes: Outcome[] = [];
+  const config = loadCampaignsConfig(serviceTestEnv(env));
+  const service = await startCampaignsService(config, createLogger('campaigns', { level: 'silent' }), {
+    onSendResultOutcome: (outcome, messageId) => outcomes.push({ outcome, messageId }),
+  });
+  /** Calls the service with the gateway's signed identity for `accountId`. */
+  const request = (accountId: number, path: string, init: RequestInit = {}) =>
+    fetch(`${service.url}${path}`, {
+      ...init,
+      headers: {
+        ...(init.headers as Record<string, string> | undefined),
+        [IDENTITY_HEADER]: signIdentity({ accountId, requestId: randomUUID() }, TEST_SIGNING_SECRET),
+      },
+    });
+  return { service, config, outcomes, request, pool: service.pool, stop: () => service.stop() };
+}
+
+export type CampaignsHarness = Awaited<ReturnType<typeof startCampaignsHarness>>;
