@@ -1,26 +1,71 @@
 import type { Logger } from 'pino';
-import { Broker, createPool, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
+import {
+  Broker,
+  createPool,
+  createRedis,
+  listen,
+  migrateDatabase,
+  stopInOrder,
+  type ConsumeOutcome,
+} from '@mailer/shared';
 import type { ContactsConfig } from './config';
+import { createDnsRepository } from './data-access/dns.repository';
+import { createDomainCacheRepository } from './data-access/domain-cache.repository';
 import { contactsDatabaseUrl, MIGRATIONS_DIR } from './database';
+import { createEmailDomainValidator } from './domain/validate-email-domain';
 import { buildApp } from './entry-points/api/app';
+import { registerConsumers } from './entry-points/message-queue/register-consumers';
+import { OutboxRelay } from './outbox/outbox-relay';
 
-/** Composition root: migrate, connect, serve. Returns the address and a graceful stop. */
-export async function startContactsService(config: ContactsConfig, logger: Logger) {
+export interface ContactsServiceHooks {
+  /** Observes each consumed message's fate (metrics, tests). */
+  onMessageOutcome?: (queue: string, outcome: ConsumeOutcome, messageId: string | undefined) => void;
+}
+
+/** Composition root: migrate, connect, serve HTTP, consume, relay the outbox. Returns a graceful stop. */
+export async function startContactsService(
+  config: ContactsConfig,
+  logger: Logger,
+  hooks: ContactsServiceHooks = {},
+) {
   const databaseUrl = contactsDatabaseUrl(config);
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
-  const pool = createPool(databaseUrl, logger);
+  const pool = createPool(databaseUrl, logger, { max: 20 });
+  const redis = createRedis(config.REDIS_URL, logger, { keyPrefix: config.REDIS_KEY_PREFIX });
   const broker = Broker.start({
     url: config.AMQP_URL,
     namespace: config.BROKER_NAMESPACE,
     logger,
     connectionName: 'contacts',
   });
-  const server = await listen(buildApp({ logger, pool, broker, signingSecret: config.INTERNAL_SIGNING_SECRET }), config.PORT);
+  const emailValidator = createEmailDomainValidator({
+    dns: createDnsRepository({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }),
+    cache: createDomainCacheRepository(redis, logger),
+    disposableAllowList: config.DISPOSABLE_ALLOWLIST,
+  });
+  registerConsumers(broker, { pool, onOutcome: hooks.onMessageOutcome });
+  const relay = new OutboxRelay({ pool, broker, logger, pollMs: config.OUTBOX_POLL_MS });
+  const app = buildApp({
+    logger,
+    pool,
+    broker,
+    signingSecret: config.INTERNAL_SIGNING_SECRET,
+    emailValidator,
+  });
+  const server = await listen(app, config.PORT);
   logger.info({ port: server.port }, 'contacts service listening');
   return {
     url: server.url,
     pool,
     broker,
-    stop: () => stopInOrder([() => server.close(), () => broker.close(), () => pool.end()]),
+    relay,
+    stop: () =>
+      stopInOrder([
+        () => server.close(),
+        () => relay.stop(),
+        () => broker.close(),
+        async () => void redis.disconnect(),
+        () => pool.end(),
+      ]),
   };
 }

@@ -4,7 +4,11 @@ import { loadContactsConfig } from './config';
 import { contactsDatabaseUrl, MIGRATIONS_DIR } from './database';
 
 const logger = createLogger('contacts-migrate');
-migrateDatabase({ databaseUrl: contactsDatabaseUrl(loadContactsConfig()), migrationsDir: MIGRATIONS_DIR, logger }).then(
+migrateDatabase({
+  databaseUrl: contactsDatabaseUrl(loadContactsConfig()),
+  migrationsDir: MIGRATIONS_DIR,
+  logger,
+}).then(
   () => process.exit(0),
   (error: unknown) => {
     logger.fatal({ err: error }, 'migration failed');

@@ -5,7 +5,10 @@ import { loadContactsConfig } from '../src/config';
 
 describe('contacts service lifecycle', () => {
   it('migrates its own database, answers health and readiness, refuses unsigned API calls, and stops', async () => {
-    const service = await startContactsService(loadContactsConfig(serviceTestEnv()), createLogger('contacts', { level: 'silent' }));
+    const service = await startContactsService(
+      loadContactsConfig(serviceTestEnv()),
+      createLogger('contacts', { level: 'silent' }),
+    );
     try {
       const health = await fetch(`${service.url}/healthz`);
       expect(health.status).toBe(200);

@@ -9,27 +9,36 @@ import {
   type Broker,
   type Pool,
 } from '@mailer/shared';
+import { contactStatusByCode } from '../../domain/contact.errors';
+import type { EmailDomainValidator } from '../../domain/validate-email-domain';
+import { contactsRoutes } from './contacts.routes';
 
 export interface ContactsAppDeps {
   logger: Logger;
   pool: Pool;
   broker: Broker;
   signingSecret: string;
+  emailValidator: EmailDomainValidator;
 }
 
 /** The contacts HTTP app, without listening: health probes open, the API behind the gateway's signature. */
 export function buildApp(deps: ContactsAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('query parser', 'simple');
   app.use(requestId());
   app.use(
     healthRoutes('contacts', [
       { name: 'postgres', check: async () => void (await deps.pool.query('SELECT 1')) },
-      { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },
+      {
+        name: 'broker',
+        check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))),
+      },
     ]),
   );
   app.use('/api/v1', requireIdentity(deps.signingSecret));
+  app.use('/api/v1/contacts', contactsRoutes({ pool: deps.pool, emailValidator: deps.emailValidator }));
   app.use(notFoundHandler());
-  app.use(errorMiddleware(deps.logger));
+  app.use(errorMiddleware(deps.logger, contactStatusByCode));
   return app;
 }

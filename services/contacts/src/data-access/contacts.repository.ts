@@ -1,0 +1,137 @@
+import { isUniqueViolation } from '@mailer/shared';
+import { emailTaken } from '../domain/contact.errors';
+import type { ContactRow, CustomProperties } from '../domain/contact';
+import type { Queryable } from './queryable';
+
+const COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties,
+  created_at, updated_at`;
+
+/** The unique index is the arbiter of "taken", also between concurrent requests. */
+const EMAIL_KEY = 'contacts_account_email_key';
+
+export interface NewContactRow {
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  subscribed: boolean;
+  source: string | null;
+  custom_properties: CustomProperties;
+}
+
+export type ContactChanges = Partial<NewContactRow & { bounced: boolean }>;
+
+const rethrowTaken = (error: unknown): never => {
+  if (isUniqueViolation(error, EMAIL_KEY)) throw emailTaken();
+  throw error;
+};
+
+export async function insertContact(
+  db: Queryable,
+  accountId: number,
+  row: NewContactRow,
+): Promise<ContactRow> {
+  const { rows } = await db
+    .query<ContactRow>(
+      `INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [
+        accountId,
+        row.email,
+        row.first_name,
+        row.last_name,
+        row.subscribed,
+        row.source,
+        JSON.stringify(row.custom_properties),
+      ],
+    )
+    .catch(rethrowTaken);
+  return rows[0]!;
+}
+
+/** Inserts unless the address exists in the account; undefined then (the caller reads the winner). */
+export async function insertContactIfAbsent(db: Queryable, accountId: number, row: NewContactRow) {
+  const { rows } = await db.query<ContactRow>(
+    `INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (account_id, lower(email)) DO NOTHING RETURNING ${COLUMNS}`,
+    [
+      accountId,
+      row.email,
+      row.first_name,
+      row.last_name,
+      row.subscribed,
+      row.source,
+      JSON.stringify(row.custom_properties),
+    ],
+  );
+  return rows[0];
+}
+
+export async function findContact(
+  db: Queryable,
+  accountId: number,
+  id: number,
+  options: { forUpdate?: boolean } = {},
+) {
+  const { rows } = await db.query<ContactRow>(
+    `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [accountId, id],
+  );
+  return rows[0];
+}
+
+export async function findContactByEmail(
+  db: Queryable,
+  accountId: number,
+  email: string,
+  options: { forUpdate?: boolean } = {},
+) {
+  const { rows } = await db.query<ContactRow>(
+    `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND lower(email) = lower($2)${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [accountId, email],
+  );
+  return rows[0];
+}
+
+const UPDATABLE = [
+  'email',
+  'first_name',
+  'last_name',
+  'subscribed',
+  'bounced',
+  'source',
+  'custom_properties',
+] as const;
+
+/** Writes the given columns (a fixed list, never names from input) and stamps updated_at. */
+export async function updateContact(
+  db: Queryable,
+  accountId: number,
+  id: number,
+  changes: ContactChanges,
+): Promise<ContactRow> {
+  const sets: string[] = [];
+  const values: unknown[] = [accountId, id];
+  for (const column of UPDATABLE) {
+    const value = changes[column];
+    if (value === undefined) continue;
+    values.push(column === 'custom_properties' ? JSON.stringify(value) : value);
+    sets.push(`${column} = $${values.length}`);
+  }
+  sets.push('updated_at = now()');
+  const { rows } = await db
+    .query<ContactRow>(
+      `UPDATE contacts SET ${sets.join(', ')} WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      values,
+    )
+    .catch(rethrowTaken);
+  return rows[0]!;
+}
+
+export async function deleteContact(db: Queryable, accountId: number, id: number) {
+  const { rows } = await db.query<{ id: number; email: string }>(
+    'DELETE FROM contacts WHERE account_id = $1 AND id = $2 RETURNING id, email',
+    [accountId, id],
+  );
+  return rows[0];
+}

@@ -1,0 +1,53 @@
+import type { MessageContract, MessageOf } from '@mailer/shared';
+import type { Queryable } from './queryable';
+
+export interface OutboxRow {
+  id: number;
+  message_type: string;
+  payload: unknown;
+}
+
+/** Called inside the transaction that makes the change, so the fact and the change commit together. */
+export async function enqueueMessage<C extends MessageContract>(
+  db: Queryable,
+  contract: C,
+  payload: MessageOf<C>,
+): Promise<number> {
+  const checked: unknown = contract.schema.parse(payload);
+  const { rows } = await db.query<{ id: number }>(
+    'INSERT INTO outbox (message_type, payload) VALUES ($1, $2) RETURNING id',
+    [contract.type, JSON.stringify(checked)],
+  );
+  return rows[0]!.id;
+}
+
+/** Oldest unpublished rows, locked for this relay; other relays skip them rather than wait. */
+export async function claimPending(db: Queryable, limit: number): Promise<OutboxRow[]> {
+  const { rows } = await db.query<OutboxRow>(
+    `SELECT id, message_type, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  return rows;
+}
+
+export async function markPublished(db: Queryable, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    'UPDATE outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])',
+    [ids],
+  );
+}
+
+export async function recordAttempt(db: Queryable, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query('UPDATE outbox SET attempts = attempts + 1 WHERE id = ANY($1::bigint[])', [ids]);
+}
+
+/** Published rows are kept a while for inspection, then dropped so the table stays small. */
+export async function prunePublished(db: Queryable, olderThanHours: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM outbox WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => $1)`,
+    [olderThanHours],
+  );
+  return rowCount ?? 0;
+}

@@ -1,0 +1,44 @@
+import type { Queryable } from './queryable';
+
+/**
+ * Finds or creates each tag by name (case-insensitively) and links it to the contact; returns the
+ * names newly linked. ON CONFLICT makes concurrent writers of one new tag agree on one row, and
+ * the sorted order keeps two transactions from locking the same tags in opposite orders.
+ */
+export async function attachTags(
+  db: Queryable,
+  accountId: number,
+  contactId: number,
+  names: readonly string[],
+): Promise<string[]> {
+  if (names.length === 0) return [];
+  const sorted = [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+  await db.query(
+    `INSERT INTO tags (account_id, name) SELECT $1, name FROM unnest($2::text[]) WITH ORDINALITY AS t(name, position)
+     ORDER BY position ON CONFLICT (account_id, lower(name)) DO NOTHING`,
+    [accountId, sorted],
+  );
+  const { rows } = await db.query<{ name: string }>(
+    `WITH wanted AS (
+       SELECT id, name FROM tags WHERE account_id = $1 AND lower(name) = ANY(SELECT lower(n) FROM unnest($2::text[]) AS n)
+     ), linked AS (
+       INSERT INTO contact_tags (contact_id, tag_id) SELECT $3, id FROM wanted ON CONFLICT DO NOTHING RETURNING tag_id
+     )
+     SELECT wanted.name FROM linked JOIN wanted ON wanted.id = linked.tag_id`,
+    [accountId, sorted, contactId],
+  );
+  return rows.map((row) => row.name);
+}
+
+/** Each contact's tag names, sorted by name (case-insensitively, then by byte order for ties). */
+export async function tagsOf(db: Queryable, contactIds: readonly number[]): Promise<Map<number, string[]>> {
+  const tags = new Map<number, string[]>(contactIds.map((id) => [id, []]));
+  if (contactIds.length === 0) return tags;
+  const { rows } = await db.query<{ contact_id: number; name: string }>(
+    `SELECT ct.contact_id, t.name FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
+     WHERE ct.contact_id = ANY($1::bigint[]) ORDER BY lower(t.name) COLLATE "C", t.name COLLATE "C"`,
+    [contactIds],
+  );
+  for (const row of rows) tags.get(row.contact_id)?.push(row.name);
+  return tags;
+}

@@ -1,0 +1,12 @@
+import type { Broker } from '@mailer/shared';
+import { contactBouncedConsumer } from './contact-bounced.consumer';
+import type { ConsumerDeps } from './consumer-deps';
+import { productEventConsumer } from './product-event.consumer';
+import { unsubscribeRequestedConsumer } from './unsubscribe-requested.consumer';
+
+/** Every queue this service consumes; the broker restarts them on each reconnection. */
+export function registerConsumers(broker: Broker, deps: ConsumerDeps): void {
+  broker.consume(contactBouncedConsumer(deps));
+  broker.consume(unsubscribeRequestedConsumer(deps));
+  broker.consume(productEventConsumer(deps));
+}

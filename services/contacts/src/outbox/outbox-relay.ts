@@ -1,0 +1,112 @@
+import type { Logger } from 'pino';
+import { backoffDelay, withTransaction, type Broker, type MessageContract, type Pool } from '@mailer/shared';
+import {
+  claimPending,
+  markPublished,
+  prunePublished,
+  recordAttempt,
+  type OutboxRow,
+} from '../data-access/outbox.repository';
+import { outboxContracts } from './outbox-contracts';
+
+const BATCH_SIZE = 100;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+const KEEP_PUBLISHED_HOURS = 24;
+
+export interface OutboxRelayStats {
+  published: number;
+  failedAttempts: number;
+}
+
+/**
+ * Publishes outbox rows in id order on the broker's confirm channel, with the outbox id as the
+ * message id, and marks a row published only after the broker confirmed it. Rows are claimed with
+ * FOR UPDATE SKIP LOCKED, so several instances share the work without publishing a row twice
+ * (a crash between confirm and commit re-publishes it: consumers dedupe by message id).
+ */
+export class OutboxRelay {
+  readonly stats: OutboxRelayStats = { published: 0, failedAttempts: 0 };
+  private running = true;
+  private wakeUp: (() => void) | undefined;
+  private readonly loop: Promise<void>;
+  private lastPrune = 0;
+
+  constructor(private readonly deps: { pool: Pool; broker: Broker; logger: Logger; pollMs: number }) {
+    this.loop = this.run();
+  }
+
+  /** Look for new rows now rather than at the next poll. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    for (let failures = 0; this.running;) {
+      try {
+        const { claimed, failed } = await this.publishBatch();
+        failures = failed ? failures + 1 : 0;
+        if (failed) await this.idle(backoffDelay(Math.min(failures, 6), this.deps.pollMs, 2000));
+        else if (claimed < BATCH_SIZE) await this.idle(this.deps.pollMs);
+        await this.pruneNowAndThen();
+      } catch (error) {
+        failures += 1;
+        this.deps.logger.warn({ err: error }, 'outbox relay pass failed');
+        await this.idle(backoffDelay(Math.min(failures, 6), this.deps.pollMs, 2000));
+      }
+    }
+  }
+
+  private async publishBatch(): Promise<{ claimed: number; failed: boolean }> {
+    return withTransaction(this.deps.pool, async (db) => {
+      const rows = await claimPending(db, BATCH_SIZE);
+      if (rows.length === 0) return { claimed: 0, failed: false };
+      const outcomes = await Promise.allSettled(rows.map((row) => this.publish(row)));
+      const published = rows
+        .filter((_, index) => outcomes[index]?.status === 'fulfilled')
+        .map((row) => row.id);
+      const failed = rows.filter((_, index) => outcomes[index]?.status === 'rejected').map((row) => row.id);
+      await markPublished(db, published);
+      await recordAttempt(db, failed);
+      this.stats.published += published.length;
+      this.stats.failedAttempts += failed.length;
+      if (failed.length > 0) {
+        const reason = outcomes.find((outcome) => outcome.status === 'rejected');
+        this.deps.logger.warn(
+          { pending: failed.length, err: reason?.status === 'rejected' ? reason.reason : undefined },
+          'outbox publish failed; will retry',
+        );
+      }
+      return { claimed: rows.length, failed: failed.length > 0 };
+    });
+  }
+
+  private publish(row: OutboxRow): Promise<void> {
+    const contract: MessageContract | undefined = outboxContracts.get(row.message_type);
+    if (!contract) return Promise.reject(new Error(`no contract for outbox type ${row.message_type}`));
+    return this.deps.broker.publish(contract, row.payload, { messageId: String(row.id) });
+  }
+
+  private async pruneNowAndThen(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    await prunePublished(this.deps.pool, KEEP_PUBLISHED_HOURS);
+  }
+
+  private async idle(ms: number): Promise<void> {
+    if (!this.running) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeUp = undefined;
+  }
+}

@@ -1,0 +1,138 @@
+import { startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
+import { brokerProbe } from './support/broker-probe';
+import {
+  newAccountId,
+  startContactsForTest,
+  uniqueEmail,
+  type ContactsTestService,
+} from './support/contacts-test-service';
+
+const CONTACT_FACTS = ['contact.created.v1', 'contact.updated.v1', 'contact.deleted.v1'];
+
+async function outboxRows(service: ContactsTestService, contactId: number) {
+  const { rows } = await service.pool.query<{ id: number; message_type: string; published_at: Date | null }>(
+    `SELECT id, message_type, published_at FROM outbox
+     WHERE (payload->'contact'->>'id')::bigint = $1 OR (payload->>'contact_id')::bigint = $1 ORDER BY id`,
+    [contactId],
+  );
+  return rows;
+}
+
+describe('contact facts through the outbox', () => {
+  let service: ContactsTestService;
+  let probe: Awaited<ReturnType<typeof brokerProbe>>;
+  beforeAll(async () => {
+    service = await startContactsForTest();
+    probe = await brokerProbe(service.config.BROKER_NAMESPACE, CONTACT_FACTS);
+  });
+  afterAll(async () => {
+    await probe.close();
+    await service.stop();
+  });
+
+  it('publishes exactly one message per change, with the outbox id as message id, and marks each row published', async () => {
+    const account = newAccountId();
+    const created = (await service.api.create(account, { email: uniqueEmail(), tags: ['t1'] })).body.data;
+    await service.api.update(account, created.id, { first_name: 'Zoe', custom_properties: { plan: 'pro' } });
+    await service.api.update(account, created.id, { first_name: 'Zoe' }); // no change: no fact
+    await service.api.remove(account, created.id);
+
+    const rows = await outboxRows(service, created.id);
+    expect(rows.map((row) => row.message_type)).toEqual(CONTACT_FACTS);
+    const ids = rows.map((row) => String(row.id));
+    const seen = await waitFor(() => {
+      const mine = probe.seen.filter((message) => ids.includes(message.messageId));
+      return mine.length >= 3 ? mine : undefined;
+    });
+    await waitFor(async () =>
+      (await outboxRows(service, created.id)).every((row) => row.published_at) ? true : undefined,
+    );
+    expect(seen.map((message) => [message.messageId, message.type])).toEqual(
+      rows.map((row) => [String(row.id), row.message_type]),
+    );
+    expect(seen[0]!.payload).toMatchObject({
+      account_id: account,
+      contact: {
+        id: created.id,
+        email: created.email,
+        subscribed: false,
+        bounced: false,
+        tags: ['t1'],
+        custom_properties: {},
+      },
+    });
+    expect(seen[1]!.payload).toMatchObject({
+      changed: ['first_name', 'custom_properties'],
+      contact: { first_name: 'Zoe' },
+    });
+    expect(seen[2]!.payload).toMatchObject({
+      account_id: account,
+      contact_id: created.id,
+      email: created.email,
+    });
+  });
+
+  it('writes no outbox row for a refused request', async () => {
+    const account = newAccountId();
+    const created = (await service.api.create(account, { email: uniqueEmail() })).body.data;
+    await service.api.update(account, created.id, { email: 'x@mailinator.com' });
+    await service.api.update(account, created.id, { subscribed: 'maybe' });
+    expect((await outboxRows(service, created.id)).map((row) => row.message_type)).toEqual([
+      'contact.created.v1',
+    ]);
+  });
+});
+
+describe('outbox relay across a broker outage', () => {
+  it('keeps rows pending while the broker is unreachable and publishes each exactly once after it returns', async () => {
+    const real = new URL(testServers().amqpUrl);
+    const proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 5672) });
+    const viaProxy = new URL(real.toString());
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const service = await startContactsForTest({ AMQP_URL: viaProxy.toString() });
+    const probe = await brokerProbe(service.config.BROKER_NAMESPACE, CONTACT_FACTS);
+    try {
+      proxy.cut();
+      await waitFor(() => (service.broker.isConnected() ? undefined : true), {
+        what: 'the broker connection to drop',
+      });
+      const failuresBefore = service.relay.stats.failedAttempts;
+
+      const account = newAccountId();
+      const created = await service.api.create(account, { email: uniqueEmail() });
+      expect(created.status).toBe(201);
+      await service.api.update(account, created.body.data.id, { subscribed: true });
+
+      await waitFor(() => (service.relay.stats.failedAttempts > failuresBefore ? true : undefined), {
+        what: 'a failed publish',
+      });
+      const pending = await outboxRows(service, created.body.data.id);
+      expect(pending).toHaveLength(2);
+      expect(pending.every((row) => row.published_at === null)).toBe(true);
+
+      proxy.resume();
+      const ids = pending.map((row) => String(row.id));
+      await waitFor(
+        async () =>
+          (await outboxRows(service, created.body.data.id)).every((row) => row.published_at)
+            ? true
+            : undefined,
+        {
+          timeoutMs: 20_000,
+          what: 'rows marked published after reconnecting',
+        },
+      );
+      await waitFor(() =>
+        probe.seen.filter((message) => ids.includes(message.messageId)).length >= 2 ? true : undefined,
+      );
+      const delivered = probe.seen.filter((message) => ids.includes(message.messageId));
+      expect(delivered.map((message) => message.messageId)).toEqual(ids);
+      expect(delivered.map((message) => message.type)).toEqual(['contact.created.v1', 'contact.updated.v1']);
+    } finally {
+      await probe.close();
+      await service.stop();
+      await proxy.close();
+    }
+  });
+});
