@@ -17,6 +17,14 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   AUTH_FAIL_WINDOW_S: envFields.positiveInt(600),
   /** Comma list of proxy addresses whose X-Forwarded-For is trusted; empty: the socket address is the client. */
   TRUST_PROXY: z.string().default(''),
+  /** How long an upstream may take to send its response headers before the client gets a 504. */
+  UPSTREAM_TIMEOUT_MS: envFields.positiveInt(10_000),
+  /** Failed settings-screen sign-ins allowed per IP and per email within SIGNIN_FAIL_WINDOW_S. */
+  SIGNIN_FAIL_LIMIT: envFields.positiveInt(10),
+  SIGNIN_FAIL_WINDOW_S: envFields.positiveInt(900),
+  /** How long a key row stays in the in-process cache (revocations are seen at once regardless).
+   *  At most 10 minutes: revocation markers in Redis must outlive every cached row (they live an hour). */
+  KEY_CACHE_TTL_MS: z.coerce.number().int().positive().max(600_000).default(60_000),
 });
 
 export type GatewayConfig = z.output<typeof gatewayEnvSchema>;

@@ -2,7 +2,24 @@ import type { Logger } from 'pino';
 import { createPool, createRedis, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { GatewayConfig } from './config';
 import { gatewayDatabaseUrl, MIGRATIONS_DIR } from './database';
-import { buildApp } from './entry-points/api/app';
+import { findCredentials } from './data-access/api-keys.repository';
+import { LastUsedRecorder } from './data-access/last-used-recorder';
+import { ResilientLimiter } from './data-access/resilient-limiter';
+import { markRevokedInRedis } from './data-access/revocation-marker';
+import { SignInThrottle } from './data-access/sign-in-throttle';
+import { KeyAuthenticator } from './domain/key-authenticator';
+import type { LimitSettings } from './domain/rate-limit';
+import { buildEventsApp, buildRestApp } from './entry-points/api/app';
+import { UpstreamProxy } from './entry-points/api/upstream-proxy';
+import { NewKeyFlash } from './entry-points/settings/new-key-flash';
+
+export const limitSettings = (config: GatewayConfig): LimitSettings => ({
+  keyPerMin: config.RATE_LIMIT_KEY_PER_MIN,
+  keyPerHour: config.RATE_LIMIT_KEY_PER_HOUR,
+  ipPerMin: config.RATE_LIMIT_IP_PER_MIN,
+  authFailLimit: config.AUTH_FAIL_LIMIT,
+  authFailWindowMs: config.AUTH_FAIL_WINDOW_S * 1000,
+});
 
 /** Composition root: migrate, connect, serve the REST listener and the events listener. */
 export async function startGatewayService(config: GatewayConfig, logger: Logger) {
@@ -10,9 +27,45 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger);
   const redis = createRedis(config.REDIS_URL, logger, { keyPrefix: config.REDIS_KEY_PREFIX });
-  const app = buildApp({ logger, pool, redis });
-  const api = await listen(app, config.GATEWAY_PORT);
-  const events = await listen(app, config.EVENTS_PORT);
+  const authenticator = new KeyAuthenticator((keyId) => findCredentials(pool, keyId), {
+    ttlMs: config.KEY_CACHE_TTL_MS,
+    maxEntries: 10_000,
+  });
+  // Redis may have restarted empty (revocation markers lost): cached rows are re-read after a reconnect.
+  redis.on('ready', () => authenticator.clear());
+  const limiter = new ResilientLimiter(redis, limitSettings(config), logger);
+  const lastUsed = new LastUsedRecorder(pool, logger);
+  const upstream = (name: string, url: string) =>
+    new UpstreamProxy({ name, url, signingSecret: config.INTERNAL_SIGNING_SECRET, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger });
+  const upstreams = {
+    contacts: upstream('contacts', config.CONTACTS_SERVICE_URL),
+    campaigns: upstream('campaigns', config.CAMPAIGNS_SERVICE_URL),
+    events: upstream('events', config.EVENTS_SERVICE_URL),
+    automation: upstream('automation', config.AUTOMATION_SERVICE_URL),
+  };
+  const deps = {
+    logger,
+    pool,
+    redis,
+    upstreams,
+    access: { authenticator, limiter, logger, keyUsed: (id: number) => lastUsed.used(id) },
+    settings: {
+      pool,
+      logger,
+      throttle: new SignInThrottle(redis, config.SIGNIN_FAIL_LIMIT, config.SIGNIN_FAIL_WINDOW_S),
+      flash: new NewKeyFlash(config.INTERNAL_SIGNING_SECRET),
+      announceRevocation: async (keyId: string) => {
+        // This instance forgets the row at once; the Redis marker tells the others.
+        authenticator.evict(keyId);
+        await markRevokedInRedis(redis, keyId).catch((error: unknown) =>
+          logger.error({ err: error, keyId }, 'could not announce a key revocation in Redis; other instances see it when their cache expires'),
+        );
+      },
+    },
+    trustProxy: config.TRUST_PROXY.split(',').map((entry) => entry.trim()).filter(Boolean),
+  };
+  const api = await listen(buildRestApp(deps), config.GATEWAY_PORT);
+  const events = await listen(buildEventsApp(deps), config.EVENTS_PORT);
   logger.info({ port: api.port, eventsPort: events.port }, 'gateway listening');
   return {
     url: api.url,
@@ -20,6 +73,12 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     pool,
     redis,
     stop: () =>
-      stopInOrder([() => Promise.all([api.close(), events.close()]), () => pool.end(), async () => redis.disconnect()]),
+      stopInOrder([
+        () => Promise.all([api.close(), events.close()]),
+        () => Promise.all(Object.values(upstreams).map((proxy) => proxy.close())),
+        async () => limiter.stop(),
+        () => pool.end(),
+        async () => redis.disconnect(),
+      ]),
   };
 }

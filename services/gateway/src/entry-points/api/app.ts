@@ -1,25 +1,66 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { errorMiddleware, healthRoutes, notFoundHandler, requestId, type Pool, type Redis } from '@mailer/shared';
+import { gatewayStatusByCode } from '../../domain/gateway.errors';
+import { settingsRoutes } from '../settings/settings.routes';
+import type { SettingsDeps } from '../settings/settings-deps';
+import { accessGuard, type AccessDeps } from './access-guard';
+import type { UpstreamProxy } from './upstream-proxy';
 
 export interface GatewayAppDeps {
   logger: Logger;
   pool: Pool;
   redis: Redis;
+  access: AccessDeps;
+  settings: SettingsDeps;
+  upstreams: { contacts: UpstreamProxy; campaigns: UpstreamProxy; events: UpstreamProxy; automation: UpstreamProxy };
+  /** Addresses (or CIDR ranges) of proxies whose X-Forwarded-For is believed; empty: the socket address. */
+  trustProxy: string[];
 }
 
-/** The gateway's public app (both listeners share it; routes decide by path). */
-export function buildApp(deps: GatewayAppDeps): Express {
+function baseApp(deps: GatewayAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', deps.trustProxy.length > 0 ? deps.trustProxy : false);
   app.use(requestId());
+  // Probes stay outside the limits: an orchestrator must always be able to ask.
   app.use(
     healthRoutes('gateway', [
       { name: 'postgres', check: async () => void (await deps.pool.query('SELECT 1')) },
       { name: 'redis', check: async () => void (await deps.redis.ping()) },
     ]),
   );
-  app.use(notFoundHandler());
-  app.use(errorMiddleware(deps.logger));
   return app;
+}
+
+function finish(app: Express, deps: GatewayAppDeps, publicGuard: RequestHandler): Express {
+  app.use(publicGuard, notFoundHandler());
+  app.use(errorMiddleware(deps.logger, gatewayStatusByCode));
+  return app;
+}
+
+/**
+ * The REST listener: `/api/v1/*` behind an API key; `/unsubscribe/*` and the settings screen
+ * (`/settings`, signed in with email and password) public, limited by IP.
+ */
+export function buildRestApp(deps: GatewayAppDeps): Express {
+  const app = baseApp(deps);
+  const publicGuard = accessGuard(deps.access, { requireKey: false });
+  app.use('/api/v1', accessGuard(deps.access, { requireKey: true }));
+  app.use('/api/v1/contacts', deps.upstreams.contacts.handler());
+  app.use('/api/v1/campaigns', deps.upstreams.campaigns.handler());
+  app.use('/api/v1', notFoundHandler());
+  app.use('/unsubscribe', publicGuard, deps.upstreams.automation.handler());
+  app.use('/settings', publicGuard, settingsRoutes(deps.settings));
+  return finish(app, deps, publicGuard);
+}
+
+/** The events listener: `/v1/events` behind an API key. */
+export function buildEventsApp(deps: GatewayAppDeps): Express {
+  const app = baseApp(deps);
+  app.use('/v1', accessGuard(deps.access, { requireKey: true }));
+  app.use('/v1/events', deps.upstreams.events.handler());
+  app.use('/v1', notFoundHandler());
+  return finish(app, deps, accessGuard(deps.access, { requireKey: false }));
 }

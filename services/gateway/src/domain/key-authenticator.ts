@@ -1,0 +1,76 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { KeyCredentials } from '../data-access/api-keys.repository';
+import { hashSecret, keyFromAuthorization } from './api-key-format';
+import { isExpired } from './key-status';
+
+export type AuthVerdict =
+  | { kind: 'ok' | 'forbidden'; accountId: number; keyRowId: number; keyId: string; fromCache: boolean }
+  | { kind: 'invalid'; keyId?: string };
+
+const INVALID: AuthVerdict = { kind: 'invalid' };
+
+interface CacheEntry {
+  credentials: KeyCredentials;
+  loadedAt: number;
+}
+
+/**
+ * Checks `Authorization: Bearer <key>` with an in-process cache of key rows, so the hot path needs
+ * no database query. The cache is only half the story: a revocation is announced in Redis and the
+ * per-request Redis script reports it (see rate-limit script), and the caller bypasses the cache
+ * whenever Redis cannot vouch for it.
+ */
+export class KeyAuthenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly lookup: (keyId: string) => Promise<KeyCredentials | undefined>,
+    private readonly options: { ttlMs: number; maxEntries: number } = { ttlMs: 60_000, maxEntries: 10_000 },
+  ) {}
+
+  async authenticate(authorization: string | undefined, { bypassCache = false } = {}): Promise<AuthVerdict> {
+    const parsed = keyFromAuthorization(authorization);
+    if (!parsed) return INVALID;
+    const cached = bypassCache ? undefined : this.fresh(parsed.keyId);
+    const credentials = cached ?? (await this.load(parsed.keyId));
+    if (!credentials) return INVALID;
+    const given = hashSecret(parsed.secret);
+    if (!timingSafeEqual(given, credentials.secretHash)) return { kind: 'invalid', keyId: parsed.keyId };
+    if (credentials.revoked || isExpired(credentials.expiresOn)) return { kind: 'invalid', keyId: parsed.keyId };
+    return {
+      kind: credentials.apiAccess ? 'ok' : 'forbidden',
+      accountId: credentials.accountId,
+      keyRowId: credentials.id,
+      keyId: credentials.keyId,
+      fromCache: cached !== undefined,
+    };
+  }
+
+  evict(keyId: string): void {
+    this.cache.delete(keyId);
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private fresh(keyId: string): KeyCredentials | undefined {
+    const entry = this.cache.get(keyId);
+    if (!entry) return undefined;
+    if (Date.now() - entry.loadedAt > this.options.ttlMs) {
+      this.cache.delete(keyId);
+      return undefined;
+    }
+    return entry.credentials;
+  }
+
+  private async load(keyId: string): Promise<KeyCredentials | undefined> {
+    const credentials = await this.lookup(keyId);
+    if (credentials) {
+      // Map keeps insertion order: dropping the first entry drops the oldest load.
+      if (this.cache.size >= this.options.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(keyId, { credentials, loadedAt: Date.now() });
+    }
+    return credentials;
+  }
+}

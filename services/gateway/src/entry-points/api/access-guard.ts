@@ -1,0 +1,90 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { AuthVerdict, KeyAuthenticator } from '../../domain/key-authenticator';
+import type { LimitDecision, LimitMode } from '../../domain/rate-limit';
+import type { ResilientLimiter } from '../../data-access/resilient-limiter';
+import {
+  BLOCKED_BODY,
+  FORBIDDEN_BODY,
+  RATE_LIMITED_BODY,
+  setRateLimitHeaders,
+  UNAUTHORIZED_BODY,
+} from './rate-limit-headers';
+
+export interface AccessDeps {
+  authenticator: KeyAuthenticator;
+  limiter: ResilientLimiter;
+  logger: Logger;
+  /** Called for each request a key makes (throttled by the callee). */
+  keyUsed: (keyRowId: number) => void;
+}
+
+/** The authenticated account, for the proxy to sign. */
+export const accountOf = (res: Response): number | undefined => res.locals.accountId as number | undefined;
+
+const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+const modeOf = (verdict: AuthVerdict): LimitMode => (verdict.kind === 'invalid' ? 'fail' : 'key');
+
+/**
+ * Authentication and limits for one request, in one Redis round trip: the key is checked first
+ * (in-process cache, else one indexed query), then the script charges the right windows and
+ * reports a brute-force block or a revocation. `requireKey: false` serves public routes, limited by IP.
+ */
+export function accessGuard(deps: AccessDeps, options: { requireKey: boolean }): RequestHandler {
+  return async (req, res, next) => {
+    const ip = clientIp(req);
+    if (!options.requireKey) {
+      const decision = await deps.limiter.check({ ip, mode: 'anon' });
+      if (refusedByLimits(res, decision)) return;
+      next();
+      return;
+    }
+    const authorization = req.headers.authorization;
+    let verdict: AuthVerdict;
+    try {
+      verdict = await deps.authenticator.authenticate(authorization, { bypassCache: !deps.limiter.redisUsable() });
+    } catch (error) {
+      // The key store is down: still describe the IP window, then let the error middleware answer 503.
+      setRateLimitHeaders(res, (await deps.limiter.check({ ip, mode: 'anon' })).window);
+      next(error);
+      return;
+    }
+    const decision = await deps.limiter.check({ ip, mode: modeOf(verdict), keyId: verdict.keyId });
+    if (decision.degraded && verdict.kind !== 'invalid' && verdict.fromCache) {
+      // Redis could not confirm the cached row is still unrevoked: ask the database.
+      verdict = await deps.authenticator.authenticate(authorization, { bypassCache: true });
+    }
+    if (refusedByLimits(res, decision)) return;
+    if (decision.outcome === 'revoked' || verdict.kind === 'invalid') {
+      // Only a revocation evicts: a wrong secret for a real key id must not push the real key out of the cache.
+      if (decision.outcome === 'revoked' && verdict.keyId) deps.authenticator.evict(verdict.keyId);
+      deps.logger.debug({ keyId: verdict.keyId, ip }, 'authentication failed');
+      res.status(401).json(UNAUTHORIZED_BODY);
+      return;
+    }
+    if (verdict.kind === 'forbidden') {
+      res.status(403).json(FORBIDDEN_BODY);
+      return;
+    }
+    res.locals.accountId = verdict.accountId;
+    deps.keyUsed(verdict.keyRowId);
+    next();
+  };
+}
+
+/** Sets the headers; answers 429 and returns true when the limits refuse the request. */
+function refusedByLimits(res: Response, decision: LimitDecision): boolean {
+  setRateLimitHeaders(res, decision.window);
+  if (decision.outcome === 'blocked') {
+    res.setHeader('Retry-After', String(Math.max(1, decision.retryAfter ?? 1)));
+    res.status(429).json(BLOCKED_BODY);
+    return true;
+  }
+  if (decision.outcome === 'limited') {
+    res.setHeader('Retry-After', '60');
+    res.status(429).json(RATE_LIMITED_BODY);
+    return true;
+  }
+  return false;
+}

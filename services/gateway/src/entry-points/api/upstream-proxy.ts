@@ -1,0 +1,107 @@
+import { pipeline } from 'node:stream';
+import type { RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { Pool, type Dispatcher } from 'undici';
+import { AppError, IDENTITY_HEADER, signIdentity } from '@mailer/shared';
+import { GatewayErrorCodes } from '../../domain/gateway.errors';
+import { accountOf } from './access-guard';
+import { requestHeadersForUpstream, responseHeadersForClient } from './proxy-headers';
+
+export interface UpstreamOptions {
+  name: string;
+  url: string;
+  signingSecret: string;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+const SMALL_BODY_BYTES = 64 * 1024;
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function upstreamError(name: string, error: unknown): AppError {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  if (UNREACHABLE.has(code)) {
+    return new AppError(GatewayErrorCodes.UPSTREAM_UNAVAILABLE, `${name} service unavailable`).withHeaders({ 'Retry-After': '5' });
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') {
+    return new AppError(GatewayErrorCodes.UPSTREAM_TIMEOUT, `${name} service timed out`);
+  }
+  return new AppError(GatewayErrorCodes.UPSTREAM_FAILED, `${name} service failed`);
+}
+
+/**
+ * Forwards the request to one internal service over a keep-alive pool, path and query unchanged,
+ * streaming both bodies. The account (when the route is authenticated) travels in the signed
+ * identity header; the caller's credentials never go further than the gateway.
+ */
+export class UpstreamProxy {
+  private readonly pool: Pool;
+
+  constructor(private readonly options: UpstreamOptions) {
+    this.pool = new Pool(new URL(options.url).origin, {
+      connections: 64,
+      connectTimeout: 2000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 4000,
+    });
+  }
+
+  handler(): RequestHandler {
+    return async (req, res, next) => {
+      const requestId = String(req.headers['x-request-id']);
+      const accountId = accountOf(res);
+      const extra: Record<string, string> = { 'x-request-id': requestId, 'x-forwarded-for': req.ip ?? '' };
+      if (accountId !== undefined) {
+        extra[IDENTITY_HEADER] = signIdentity({ accountId, requestId }, this.options.signingSecret);
+      }
+      const hasBody = (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined;
+      let upstream;
+      try {
+        upstream = await this.pool.request({
+          method: req.method as 'GET',
+          path: req.originalUrl,
+          headers: requestHeadersForUpstream(req.headers, extra),
+          body: hasBody ? req : null,
+        });
+      } catch (error) {
+        this.options.logger.warn({ err: error, upstream: this.options.name }, 'upstream request failed');
+        next(upstreamError(this.options.name, error));
+        return;
+      }
+      const length = Number(upstream.headers['content-length'] ?? -1);
+      if (length >= 0 && length <= SMALL_BODY_BYTES) {
+        // Small JSON answers are read whole: cheaper than a stream pipeline, and a failure mid-body
+        // can still become a clean 502 because nothing has been sent yet.
+        let body: Buffer;
+        try {
+          body = Buffer.from(await upstream.body.arrayBuffer());
+        } catch (error) {
+          this.options.logger.warn({ err: error, upstream: this.options.name }, 'upstream response interrupted');
+          next(upstreamError(this.options.name, error));
+          return;
+        }
+        this.writeHead(res, upstream);
+        res.end(body);
+        return;
+      }
+      this.writeHead(res, upstream);
+      pipeline(upstream.body, res, (error) => {
+        if (!error) return;
+        // A client that hangs up mid-download is routine; an upstream that breaks off is not.
+        const level = req.destroyed ? 'debug' : 'warn';
+        this.options.logger[level]({ err: error, upstream: this.options.name }, 'upstream response interrupted');
+      });
+    };
+  }
+
+  private writeHead(res: Response, upstream: Dispatcher.ResponseData): void {
+    for (const [name, value] of responseHeadersForClient(upstream.headers)) res.setHeader(name, value);
+    res.statusCode = upstream.statusCode;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

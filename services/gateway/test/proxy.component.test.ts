@@ -1,0 +1,147 @@
+import http from 'node:http';
+import { IDENTITY_HEADER, signIdentity } from '@mailer/shared';
+import { TEST_SIGNING_SECRET } from '@mailer/shared/testing';
+import { aKey } from './support/factories';
+import { startFakeUpstream } from './support/fake-upstream';
+import { expectNoKeyInLogs, headersFor, rateHeaders, startGateway, stopGateways, uniqueIp, type Gateway } from './support/gateway-harness';
+
+/** node:http, because fetch refuses to send hop-by-hop headers such as Connection. */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('proxy to the internal services', () => {
+  let contacts: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let campaigns: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let automation: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let events: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    [contacts, campaigns, automation, events] = await Promise.all([
+      startFakeUpstream(),
+      startFakeUpstream(),
+      startFakeUpstream(),
+      startFakeUpstream(),
+    ]);
+    gateway = await startGateway({
+      CONTACTS_SERVICE_URL: contacts.url,
+      CAMPAIGNS_SERVICE_URL: campaigns.url,
+      AUTOMATION_SERVICE_URL: automation.url,
+      EVENTS_SERVICE_URL: events.url,
+    });
+  });
+  afterAll(async () => {
+    await stopGateways();
+    await Promise.all([contacts, campaigns, automation, events].map((upstream) => upstream.close()));
+    expectNoKeyInLogs();
+  });
+
+  it('signs the account, strips credentials and forged identities, propagates X-Request-Id', async () => {
+    const { plaintext, accountId } = await aKey(gateway.pool);
+    const forged = signIdentity({ accountId: accountId + 1, requestId: 'forged' }, TEST_SIGNING_SECRET);
+    const response = await fetch(`${gateway.url}/api/v1/contacts?q=a%25b&page=2`, {
+      headers: headersFor(plaintext, uniqueIp(), { [IDENTITY_HEADER]: forged, 'x-request-id': 'req-proxy-1', cookie: 'session=abc' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe('req-proxy-1');
+    const seen = contacts.seen.find((request) => request.headers['x-request-id'] === 'req-proxy-1')!;
+    expect(seen.url).toBe('/api/v1/contacts?q=a%25b&page=2');
+    expect(seen.accountId).toBe(accountId);
+    expect(seen.headers[IDENTITY_HEADER]).not.toBe(forged);
+    expect(seen.headers.authorization).toBeUndefined();
+    expect(seen.headers.cookie).toBeUndefined();
+  });
+
+  it('streams a request body through and returns the upstream status', async () => {
+    const { plaintext } = await aKey(gateway.pool);
+    const body = JSON.stringify({ email: 'proxy@example.test', tags: ['a'] });
+    const response = await fetch(`${gateway.url}/api/v1/campaigns/whatever`, {
+      method: 'POST',
+      headers: headersFor(plaintext, uniqueIp(), { 'content-type': 'application/json', 'x-request-id': 'req-proxy-2' }),
+      body,
+    });
+    expect(response.status).toBe(201);
+    expect(campaigns.seen.find((request) => request.headers['x-request-id'] === 'req-proxy-2')?.body).toBe(body);
+  });
+
+  it('streams a large upstream response through whole', async () => {
+    const { plaintext } = await aKey(gateway.pool);
+    const response = await fetch(`${gateway.url}/api/v1/contacts/big`, { headers: headersFor(plaintext, uniqueIp()) });
+    expect(response.status).toBe(200);
+    expect((await response.text()).length).toBe(300_000);
+    rateHeaders(response);
+  });
+
+  it('removes hop-by-hop headers both ways and keeps its own rate-limit headers', async () => {
+    const { plaintext, accountId } = await aKey(gateway.pool);
+    contacts.own(424242, accountId);
+    const response = await rawGet(`${gateway.url}/api/v1/contacts/424242`, {
+      ...headersFor(plaintext, uniqueIp()),
+      connection: 'keep-alive, x-client-hop',
+      'x-client-hop': 'private',
+      'x-request-id': 'req-proxy-3',
+    });
+    expect(response.status).toBe(200);
+    expect(contacts.seen.find((request) => request.headers['x-request-id'] === 'req-proxy-3')?.headers['x-client-hop']).toBeUndefined();
+    expect(response.headers['x-internal-hop']).toBeUndefined();
+    expect(response.headers['x-ratelimit-limit']).toBe('300');
+  });
+
+  it('serves the public unsubscribe page without a key, limited by IP, with no identity', async () => {
+    const response = await fetch(`${gateway.url}/unsubscribe/tok123?x=1`, { headers: headersFor(undefined, uniqueIp(), { 'x-request-id': 'req-unsub' }) });
+    expect(response.status).toBe(200);
+    expect(rateHeaders(response).limit).toBe(300);
+    const seen = automation.seen.find((request) => request.headers['x-request-id'] === 'req-unsub')!;
+    expect(seen.url).toBe('/unsubscribe/tok123?x=1');
+    expect(seen.headers[IDENTITY_HEADER]).toBeUndefined();
+  });
+
+  it('routes /v1/events on the events listener only, path preserved', async () => {
+    const { plaintext } = await aKey(gateway.pool);
+    const headers = headersFor(plaintext, uniqueIp(), { 'content-type': 'application/json', 'x-request-id': 'req-events' });
+    const accepted = await fetch(`${gateway.eventsUrl}/v1/events`, { method: 'POST', headers, body: '{"event":"signup"}' });
+    expect(accepted.status).toBe(201);
+    expect(events.seen.find((request) => request.headers['x-request-id'] === 'req-events')?.url).toBe('/v1/events');
+    expect((await fetch(`${gateway.url}/v1/events`, { method: 'POST', headers })).status).toBe(404);
+    expect((await fetch(`${gateway.eventsUrl}/api/v1/contacts`, { headers })).status).toBe(404);
+  });
+
+  it('answers unknown routes with 404 JSON, behind the key under /api/v1', async () => {
+    const { plaintext } = await aKey(gateway.pool);
+    const known = await fetch(`${gateway.url}/api/v1/unknown`, { headers: headersFor(plaintext, uniqueIp()) });
+    expect(known.status).toBe(404);
+    expect(await known.json()).toEqual({ error: 'route not found' });
+    expect((await fetch(`${gateway.url}/api/v1/unknown`, { headers: headersFor(undefined, uniqueIp()) })).status).toBe(401);
+    const outside = await fetch(`${gateway.url}/elsewhere`, { headers: headersFor(undefined, uniqueIp()) });
+    expect(outside.status).toBe(404);
+    expect(await outside.json()).toEqual({ error: 'route not found' });
+  });
+
+  it('answers 503 JSON at once when an upstream is down, and 504 when it is too slow', async () => {
+    const closed = await startFakeUpstream();
+    await closed.close();
+    const broken = await startGateway({ CONTACTS_SERVICE_URL: closed.url, CAMPAIGNS_SERVICE_URL: contacts.url, UPSTREAM_TIMEOUT_MS: '300' });
+    const { plaintext } = await aKey(broken.pool);
+    const started = Date.now();
+    const down = await fetch(`${broken.url}/api/v1/contacts`, { headers: headersFor(plaintext, uniqueIp()) });
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({ error: 'contacts service unavailable' });
+    expect(down.headers.get('retry-after')).toBe('5');
+    rateHeaders(down);
+    expect(Date.now() - started).toBeLessThan(2000);
+    const slow = await fetch(`${broken.url}/api/v1/campaigns/slow`, { headers: headersFor(plaintext, uniqueIp()) });
+    expect(slow.status).toBe(504);
+    expect(await slow.json()).toEqual({ error: 'campaigns service timed out' });
+    rateHeaders(slow);
+  });
+});
