@@ -54,9 +54,12 @@ async function createVhost(amqpUrl: string, name: string, containers?: StartedCo
   }
   if (!isLoopback(amqpUrl)) return undefined;
   try {
-    for (const args of commands) await run('rabbitmqctl', args, { timeout: 30_000 });
-  } catch {
-    return undefined; // no rabbitmqctl here: share the URL's vhost, isolated by queue contents only
+    for (const args of commands) await run('rabbitmqctl', args, { timeout: 60_000 });
+  } catch (error) {
+    // No rabbitmqctl on this machine: share the URL's vhost (namespaces still isolate test files).
+    // Any other failure is loud: silently falling back would leave this run's queues behind for ever.
+    if ((error as { code?: string }).code === 'ENOENT') return undefined;
+    throw new Error(`could not create the test vhost ${name}: ${(error as Error).message}`, { cause: error });
   }
   return { name, remove: async () => void (await run('rabbitmqctl', ['delete_vhost', name], { timeout: 30_000 })) };
 }
