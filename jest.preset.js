@@ -19,6 +19,6 @@ module.exports = (workspaceDir, overrides = {}) => ({
   },
   globalSetup: `${root}/test/global-setup.ts`,
   globalTeardown: `${root}/test/global-teardown.ts`,
-  setupFilesAfterEnv: [`${root}/test/jest-timeout.ts`],
+  setupFilesAfterEnv: [`${root}/test/jest-setup.ts`],
   ...overrides,
 });

@@ -15,36 +15,50 @@ import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGatewayService } from '../../services/gateway/src/gateway-service';
 import { createAccount } from '../../services/gateway/src/domain/create-account';
 import { createApiKey } from '../../services/gateway/src/domain/manage-api-keys';
+import { loadEventsConfig } from '../../services/events/src/config';
+import { startEventsService } from '../../services/events/src/events-service';
+import { loadAutomationConfig } from '../../services/automation/src/config';
+import { startAutomationService } from '../../services/automation/src/automation-service';
+import { freePort } from '../stack/process-tools';
 
 const silent = (service: string) => createLogger(service, { level: 'silent' });
 
 /**
- * The product as a client sees it: gateway, contacts and campaigns in-process on free ports, one
- * broker namespace, a loopback DNS server for domain checks and an SMTP sink. Each service gets
- * its own database, exactly as in production.
+ * The product as a client sees it: all five services in-process on free ports, one broker
+ * namespace, a loopback DNS server for domain checks and an SMTP sink. Each service gets its own
+ * database, exactly as in production.
  */
 export async function startProduct() {
   const dns: DnsTestServer = await startDnsTestServer();
   const smtp: SmtpSink = await startSmtpSink();
+  // The gateway's port is chosen first: automation writes it into every unsubscribe link.
+  const gatewayPort = await freePort();
   const shared = serviceTestEnv({
     DB_PREFIX: `${process.env.DB_PREFIX}e2e${randomBytes(3).toString('hex')}_`,
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: '1000',
     SMTP_URL: smtp.url,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+    SCHEDULER_POLL_MS: '100',
+    OUTBOX_POLL_MS: '50',
   });
   const contacts = await startContactsService(loadContactsConfig(shared), silent('contacts'));
   const campaigns = await startCampaignsService(loadCampaignsConfig(shared), silent('campaigns'));
+  const events = await startEventsService(loadEventsConfig(shared), silent('events'));
+  const automation = await startAutomationService(loadAutomationConfig(shared), silent('automation'));
   const gateway = await startGatewayService(
     loadGatewayConfig({
       ...shared,
-      GATEWAY_PORT: '0',
+      GATEWAY_PORT: String(gatewayPort),
       EVENTS_PORT: '0',
       CONTACTS_SERVICE_URL: contacts.url,
       CAMPAIGNS_SERVICE_URL: campaigns.url,
+      EVENTS_SERVICE_URL: events.url,
+      AUTOMATION_SERVICE_URL: automation.url,
     }),
     silent('gateway'),
   );
-  await Promise.all([contacts.broker.ready(), campaigns.broker.ready()]);
+  await Promise.all([contacts.broker.ready(), campaigns.broker.ready(), events.broker.ready(), automation.broker.ready()]);
 
   /** A new account on `plan` and a key for it, made the way the CLI makes them. */
   async function anAccountWithKey(plan: 'free' | 'pro' = 'pro') {
@@ -69,17 +83,30 @@ export async function startProduct() {
     return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
   }
 
+  /** `POST {events_url}/v1/events` with `key`. */
+  async function sendEvent(key: string, body: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(`${gateway.eventsUrl}/v1/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+  }
+
   return {
     gateway,
     contacts,
     campaigns,
+    events,
+    automation,
+    sendEvent,
     dns,
     smtp,
     anAccountWithKey,
     api,
     async stop() {
       await gateway.stop();
-      await Promise.all([contacts.stop(), campaigns.stop()]);
+      await Promise.all([contacts.stop(), campaigns.stop(), events.stop(), automation.stop()]);
       await Promise.all([dns.close(), smtp.close()]);
     },
   };

@@ -2,25 +2,73 @@ import type { Logger } from 'pino';
 import { Broker, createPool, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
+import { parseMailFrom, SmtpMailer } from './data-access/smtp-mailer';
+import { EmailRenderer } from './domain/rendering/render-email';
+import { RENDER_LIMITS } from './domain/rendering/liquid-engine';
+import type { SendContext } from './domain/sending/send-context';
+import { unsubscribeSecret } from './domain/unsubscribe/unsubscribe-token';
 import { buildApp } from './entry-points/api/app';
+import { consumeContactFacts } from './entry-points/message-queue/contact-facts.consumer';
+import { consumeProductEvents } from './entry-points/message-queue/product-events.consumer';
+import { OutboxRelay } from './entry-points/workers/outbox-relay';
+import { SendScheduler } from './entry-points/workers/send-scheduler';
 
-/** Composition root: migrate, connect, serve. Returns the address and a graceful stop. */
+/** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
 export async function startAutomationService(config: AutomationConfig, logger: Logger) {
   const databaseUrl = automationDatabaseUrl(config);
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
-  const pool = createPool(databaseUrl, logger);
-  const broker = Broker.start({
-    url: config.AMQP_URL,
-    namespace: config.BROKER_NAMESPACE,
-    logger,
-    connectionName: 'automation',
+  const pool = createPool(databaseUrl, logger, { max: config.SEND_CONCURRENCY + 10 });
+  const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'automation' });
+  const from = parseMailFrom(config.MAIL_FROM);
+  const mailer = new SmtpMailer({
+    url: config.SMTP_URL,
+    from,
+    poolSize: config.SMTP_POOL_SIZE,
+    ratePerSecond: config.SEND_RATE_PER_SECOND,
+    timeoutMs: config.SMTP_TIMEOUT_MS,
   });
-  const server = await listen(buildApp({ logger, pool, broker, signingSecret: config.INTERNAL_SIGNING_SECRET }), config.PORT);
-  logger.info({ port: server.port }, 'automation service listening');
+  const secret = unsubscribeSecret(config.UNSUBSCRIBE_SECRET, config.INTERNAL_SIGNING_SECRET);
+  const ctx: SendContext = {
+    pool,
+    mailer,
+    renderer: new EmailRenderer({ ...RENDER_LIMITS, renderMs: config.RENDER_TIMEOUT_MS }),
+    logger,
+    mailDomain: from.address.split('@')[1] ?? 'mailer.local',
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    unsubscribeSecret: secret,
+    maxAttempts: config.SEND_MAX_ATTEMPTS,
+    retryInitialMs: config.SEND_RETRY_INITIAL_MS,
+    retryMaxMs: config.SEND_RETRY_MAX_MS,
+  };
+  const relay = new OutboxRelay(pool, broker, logger, config.OUTBOX_POLL_MS);
+  const scheduler = new SendScheduler(ctx, {
+    concurrency: config.SEND_CONCURRENCY,
+    leaseMs: config.SEND_LEASE_MS,
+    pollMs: config.SCHEDULER_POLL_MS,
+    afterSend: () => relay.wake(),
+  });
+  consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, onEnrolled: () => scheduler.wake() });
+  consumeContactFacts(broker, { pool });
+  relay.start();
+  scheduler.start();
+  const server = await listen(
+    buildApp({ logger, pool, broker, signingSecret: config.INTERNAL_SIGNING_SECRET, unsubscribeSecret: secret, onUnsubscribed: () => relay.wake() }),
+    config.PORT,
+  );
+  logger.info({ port: server.port, instance: scheduler.instance }, 'automation service listening');
   return {
     url: server.url,
     pool,
     broker,
-    stop: () => stopInOrder([() => server.close(), () => broker.close(), () => pool.end()]),
+    scheduler,
+    stop: () =>
+      stopInOrder([
+        () => server.close(),
+        () => scheduler.stop(),
+        () => relay.stop(),
+        () => broker.close(),
+        async () => mailer.close(),
+        () => pool.end(),
+      ]),
   };
 }

@@ -1,12 +1,41 @@
 import { z } from 'zod';
 import { brokerEnv, commonEnvSchema, envFields, loadConfig, postgresEnv } from '@mailer/shared';
 
+/** What the admin CLI needs: only the database. */
+export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv });
+
+const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+
 export const automationEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3040),
   ...postgresEnv,
   ...brokerEnv,
+  SMTP_URL: envFields.smtpUrl.default('smtp://127.0.0.1:1025'),
+  /** Sender of workflow emails: `address` or `Name <address>`. */
+  MAIL_FROM: z.string().trim().min(3).default('Mailer <no-reply@mailer.local>'),
+  SMTP_POOL_SIZE: envFields.positiveInt(5),
+  /** Emails per second across the pool (nodemailer rateLimit per 1 s). */
+  SEND_RATE_PER_SECOND: envFields.positiveInt(50),
+  /** Sends one instance has claimed and in flight at once. */
+  SEND_CONCURRENCY: envFields.positiveInt(10),
+  /** Attempts of one step (first send included) before it is failed_permanent. */
+  SEND_MAX_ATTEMPTS: envFields.positiveInt(8),
+  SEND_RETRY_INITIAL_MS: envFields.positiveInt(5000),
+  SEND_RETRY_MAX_MS: envFields.positiveInt(30 * 60 * 1000),
+  /** How long a claim is held; a claim older than this is presumed crashed and re-sent. */
+  SEND_LEASE_MS: envFields.positiveInt(120_000),
+  SMTP_TIMEOUT_MS: envFields.positiveInt(30_000),
+  /** How often an instance looks for due sends when nothing woke it up. */
+  SCHEDULER_POLL_MS: envFields.positiveInt(500),
+  RENDER_TIMEOUT_MS: envFields.positiveInt(1000),
+  /** Base of the public unsubscribe link (the gateway's REST listener). */
+  PUBLIC_BASE_URL: envFields.httpUrl.default('http://127.0.0.1:3000'),
+  /** Signs unsubscribe links; derived from INTERNAL_SIGNING_SECRET when unset. */
+  UNSUBSCRIBE_SECRET: envFields.secret.optional(),
+  OUTBOX_POLL_MS: nonNegativeInt(500),
 });
 
 export type AutomationConfig = z.output<typeof automationEnvSchema>;
+export type AutomationDatabaseConfig = z.output<typeof automationDatabaseEnvSchema>;
 
 export const loadAutomationConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(automationEnvSchema, env);

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { serviceDatabaseUrl } from '@mailer/shared';
-import type { AutomationConfig } from './config';
+import type { AutomationDatabaseConfig } from './config';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
-export const automationDatabaseUrl = (config: AutomationConfig) =>
+export const automationDatabaseUrl = (config: AutomationDatabaseConfig) =>
   serviceDatabaseUrl({
     service: 'automation',
     databaseUrl: config.DATABASE_URL,

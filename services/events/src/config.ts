@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, envFields, loadConfig } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, envFields, loadConfig, redisEnv } from '@mailer/shared';
 
 export const eventsEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3030),
   ...brokerEnv,
+  ...redisEnv,
+  /** How long a retried POST with the same `Idempotency-Key` replays the first answer. */
+  IDEMPOTENCY_TTL_S: envFields.positiveInt(24 * 60 * 60),
 });
 
 export type EventsConfig = z.output<typeof eventsEnvSchema>;

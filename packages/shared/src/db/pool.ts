@@ -26,5 +26,11 @@ export function createPool(
     application_name: 'mailer',
   });
   pool.on('error', (error) => logger.warn({ err: error }, 'idle Postgres client failed'));
+  // The pool listens for errors only on idle clients. A checked-out client whose connection dies
+  // (Postgres killed or restarted mid-transaction, a relay holding a batch) emits 'error' with no
+  // listener, which throws and crashes the process. Its query fails anyway (-> 503); log instead.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.warn({ err: error }, 'Postgres connection lost'));
+  });
   return pool;
 }

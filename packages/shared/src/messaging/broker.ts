@@ -1,11 +1,13 @@
 import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { MessageContract, MessageOf } from '../contracts/message-contract';
 import { backoffDelay, sleep } from './backoff';
 import { BrokerUnavailableError } from './poison-message-error';
 import { declareTopology } from './declare-topology';
 import { ConsumerRunner, type ConsumerSpec } from './consumer-runner';
 import { EXCHANGE as EXCHANGE_NAME } from './topology';
+import { brokerMetrics, type BrokerMetrics } from './broker-metrics';
 
 export interface BrokerOptions {
   url: string;
@@ -16,6 +18,8 @@ export interface BrokerOptions {
   namespace?: string;
   /** How long a publish waits for the broker's confirm before it counts as failed. */
   confirmTimeoutMs?: number;
+  /** When given, publishes and consumer outcomes (ack, requeue, dead-letter) are counted on it, per queue. */
+  metrics?: Registry;
 }
 
 export interface PublishOptions {
@@ -37,10 +41,12 @@ export class Broker {
   private connecting: Promise<void> | undefined;
   private readonly confirmTimeoutMs: number;
   private readonly namespace: string;
+  private readonly metrics: BrokerMetrics | undefined;
 
   private constructor(private readonly options: BrokerOptions) {
     this.confirmTimeoutMs = options.confirmTimeoutMs ?? 5000;
     this.namespace = options.namespace ?? '';
+    this.metrics = options.metrics ? brokerMetrics(options.metrics) : undefined;
   }
 
   /**
@@ -69,6 +75,17 @@ export class Broker {
 
   /** Publishes `payload` as `contract.type`; resolves after the broker's confirm, rejects otherwise. */
   async publish<C extends MessageContract>(contract: C, payload: MessageOf<C>, options: PublishOptions): Promise<void> {
+    if (!this.metrics) return this.publishConfirmed(contract, payload, options);
+    try {
+      await this.publishConfirmed(contract, payload, options);
+      this.metrics.published(contract.type, 'confirmed');
+    } catch (error) {
+      this.metrics.published(contract.type, 'failed');
+      throw error;
+    }
+  }
+
+  private async publishConfirmed<C extends MessageContract>(contract: C, payload: MessageOf<C>, options: PublishOptions): Promise<void> {
     const channel = this.publishChannel;
     if (!channel) throw new BrokerUnavailableError('not connected to the message broker');
     const body = Buffer.from(JSON.stringify(contract.schema.parse(payload)));
@@ -108,7 +125,9 @@ export class Broker {
 
   /** Registers a consumer; it runs on every (re)connection until `close()`. */
   consume<C extends MessageContract>(spec: ConsumerSpec<C>): void {
-    const runner = new ConsumerRunner({ ...spec, queue: this.namespace + spec.queue }, this.options.logger) as unknown as ConsumerRunner<MessageContract>;
+    // Metrics name the queue without the namespace, so dashboards read the same in every environment.
+    const observe = this.metrics?.consumed(spec.queue);
+    const runner = new ConsumerRunner({ ...spec, queue: this.namespace + spec.queue }, this.options.logger, observe) as unknown as ConsumerRunner<MessageContract>;
     this.consumers.push(runner);
     if (this.connection) void this.startConsumer(runner, this.connection);
   }

@@ -27,6 +27,9 @@ export interface ConsumerSpec<C extends MessageContract> {
   onOutcome?: (outcome: ConsumeOutcome, messageId: string | undefined) => void;
 }
 
+/** Sees each settled message's outcome and how long it took from delivery (metrics). */
+export type OutcomeObserver = (outcome: ConsumeOutcome, seconds: number) => void;
+
 /**
  * Runs one consumer on its own channel: parses with the contract's schema, calls the handler, and
  * acks only after it succeeded. Poison goes to the dead-letter queue at once; a dependency outage
@@ -38,10 +41,13 @@ export class ConsumerRunner<C extends MessageContract> {
   private consumerTag: string | undefined;
   private stopping = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Delivery time per message, for the handler-duration metric; weak so a lost message leaks nothing. */
+  private readonly deliveredAt = new WeakMap<ConsumeMessage, bigint>();
 
   constructor(
     private readonly spec: ConsumerSpec<C>,
     private readonly logger: Logger,
+    private readonly observe?: OutcomeObserver,
   ) {}
 
   get queue(): string {
@@ -75,6 +81,7 @@ export class ConsumerRunner<C extends MessageContract> {
   }
 
   private async process(channel: Channel, message: ConsumeMessage): Promise<void> {
+    this.deliveredAt.set(message, process.hrtime.bigint());
     const messageId = message.properties.messageId as string | undefined;
     const parsed = this.parse(message, messageId);
     if (!parsed) {
@@ -142,9 +149,16 @@ export class ConsumerRunner<C extends MessageContract> {
       if (outcome === 'ack') channel.ack(message);
       else channel.nack(message, false, outcome === 'requeue');
       this.spec.onOutcome?.(outcome, messageId);
+      this.observeOutcome(message, outcome);
     } catch (error) {
       // The channel closed under us; the broker will redeliver, and handlers are idempotent.
       this.logger.warn({ err: error, queue: this.queue, messageId }, 'could not settle message; it will be redelivered');
     }
+  }
+
+  private observeOutcome(message: ConsumeMessage, outcome: ConsumeOutcome): void {
+    if (!this.observe) return;
+    const started = this.deliveredAt.get(message);
+    this.observe(outcome, started === undefined ? 0 : Number(process.hrtime.bigint() - started) / 1e9);
   }
 }

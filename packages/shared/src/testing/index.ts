@@ -4,3 +4,7 @@ export * from './dns-test-server';
 export * from './wait-for';
 export * from './service-test-env';
 export * from './tcp-proxy';
+export * from './metrics-scrape';
+export * from './faults';
+export * from './fuzz';
+export * from './namespace-registry';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rememberNamespace } from './namespace-registry';
 import { testServers } from './test-environment';
 
 /** The signing secret every in-process service of a test shares with its gateway. */
@@ -10,7 +11,7 @@ export const TEST_SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
  */
 export function serviceTestEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   const servers = testServers();
-  return {
+  const env: NodeJS.ProcessEnv = {
     POSTGRES_URL: servers.postgresUrl,
     DB_PREFIX: servers.dbPrefix,
     REDIS_URL: servers.redisUrl,
@@ -22,4 +23,6 @@ export function serviceTestEnv(overrides: Record<string, string> = {}): NodeJS.P
     PORT: '0',
     ...overrides,
   };
+  rememberNamespace(env.BROKER_NAMESPACE ?? '');
+  return env;
 }

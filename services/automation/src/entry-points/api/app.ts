@@ -9,15 +9,18 @@ import {
   type Broker,
   type Pool,
 } from '@mailer/shared';
+import { unsubscribeRoutes } from './unsubscribe.routes';
 
 export interface AutomationAppDeps {
   logger: Logger;
   pool: Pool;
   broker: Broker;
   signingSecret: string;
+  unsubscribeSecret: string;
+  onUnsubscribed: () => void;
 }
 
-/** The automation HTTP app, without listening: health probes open, the API behind the gateway's signature. */
+/** The automation HTTP app: health probes and the public unsubscribe pages open, the API behind the gateway's signature. */
 export function buildApp(deps: AutomationAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -28,6 +31,7 @@ export function buildApp(deps: AutomationAppDeps): Express {
       { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },
     ]),
   );
+  app.use(unsubscribeRoutes({ pool: deps.pool, secret: deps.unsubscribeSecret, onUnsubscribed: deps.onUnsubscribed }));
   app.use('/api/v1', requireIdentity(deps.signingSecret));
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validationFailed, zodMessages } from '@mailer/shared';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE, validationFailed, zodMessages } from '@mailer/shared';
 import { CAMPAIGN_STATUSES } from '../../domain/campaign';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type ListCampaignsQuery } from '../../domain/list-campaigns';
 
@@ -16,11 +16,15 @@ const positiveInteger = () =>
     .transform(Number)
     .refine((value) => value >= 1, 'must be a positive integer');
 
-const listQuerySchema = z.object({
+export const listQuerySchema = z.object({
   status: single()
     .pipe(z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }))
     .optional(),
-  q: single().max(MAX_Q_LENGTH, `must be at most ${MAX_Q_LENGTH} characters`).optional(),
+  q: single()
+    .max(MAX_Q_LENGTH, `must be at most ${MAX_Q_LENGTH} characters`)
+    // NUL reaching Postgres is an error (a 500), an unpaired surrogate a silently changed search.
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+    .optional(),
   page: positiveInteger()
     .refine((value) => value <= MAX_PAGE, `must be at most ${MAX_PAGE}`)
     .optional(),

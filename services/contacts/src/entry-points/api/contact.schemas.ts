@@ -1,15 +1,17 @@
 import { z } from 'zod';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@mailer/shared';
 import { isWellFormedEmail } from '../../domain/email-format';
 
 const MAX_TEXT = 255;
 
 const email = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-  .refine(isWellFormedEmail, 'is invalid');
+  .refine((value) => isStorableText(value) && isWellFormedEmail(value), 'is invalid');
 
 const optionalText = z
   .string({ error: 'must be a string or null' })
   .max(MAX_TEXT, `is too long (at most ${MAX_TEXT} characters)`)
+  .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
   .nullable()
   .optional();
 
@@ -18,7 +20,13 @@ const tags = z
     z
       .string({ error: 'must be a string' })
       .transform((name) => name.trim())
-      .pipe(z.string().min(1, 'must not be blank').max(100, 'is too long (at most 100 characters)')),
+      .pipe(
+        z
+          .string()
+          .min(1, 'must not be blank')
+          .max(100, 'is too long (at most 100 characters)')
+          .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+      ),
     { error: 'must be an array of strings' },
   )
   .max(100, 'has too many entries (at most 100 per request)')
@@ -27,8 +35,9 @@ const tags = z
 const propertyKey = z
   .string()
   .min(1, 'key must not be empty')
-  .max(MAX_TEXT, `key is too long (at most ${MAX_TEXT} characters)`);
-const scalar = z.union([z.string(), z.number(), z.boolean()], {
+  .max(MAX_TEXT, `key is too long (at most ${MAX_TEXT} characters)`)
+  .refine(isStorableText, `key ${UNSTORABLE_TEXT_MESSAGE}`);
+const scalar = z.union([z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE), z.number(), z.boolean()], {
   error: 'values must be strings, numbers, booleans or null',
 });
 const customProperties = z.record(propertyKey, scalar.nullable(), { error: 'must be an object' });

@@ -1,3 +1,4 @@
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@mailer/shared';
 import { invalidContact } from '../../domain/contact.errors';
 import { DEFAULT_PER_PAGE } from '../../domain/read-contacts';
 
@@ -36,6 +37,8 @@ export function parseListQuery(query: Record<string, unknown>): ListQuery {
   const q = query.q;
   if (q !== undefined && (typeof q !== 'string' || q.length > MAX_Q_LENGTH)) {
     problems.push(`q must be a single string of at most ${MAX_Q_LENGTH} characters`);
+  } else if (typeof q === 'string' && !isStorableText(q)) {
+    problems.push(`q ${UNSTORABLE_TEXT_MESSAGE}`);
   }
   const parsed: ListQuery = {
     q: typeof q === 'string' && q.length > 0 ? q : undefined,

@@ -1,12 +1,13 @@
 import express, { type Express } from 'express';
-import type { Logger } from 'pino';
-import { errorMiddleware, healthRoutes, notFoundHandler, requestId, requireIdentity, type Broker } from '@mailer/shared';
+import { errorMiddleware, healthRoutes, jsonBody, notFoundHandler, requestId, requireIdentity } from '@mailer/shared';
+import { eventsStatusByCode } from '../../domain/events.errors';
+import type { IngestDeps } from '../../domain/ingest-event';
+import { eventsRoutes } from './events.routes';
 
-export interface EventsAppDeps {
-  logger: Logger;
-  broker: Broker;
-  signingSecret: string;
-}
+export type EventsAppDeps = IngestDeps & { signingSecret: string };
+
+/** The body limit of one event (DESIGN.md: at most 64 KiB). */
+export const EVENT_BODY_LIMIT = '64kb';
 
 /** The events HTTP app: health probes open, ingest behind the gateway's signature. */
 export function buildApp(deps: EventsAppDeps): Express {
@@ -18,8 +19,8 @@ export function buildApp(deps: EventsAppDeps): Express {
       { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },
     ]),
   );
-  app.use('/v1', requireIdentity(deps.signingSecret));
+  app.use('/v1', requireIdentity(deps.signingSecret), jsonBody(EVENT_BODY_LIMIT), eventsRoutes(deps));
   app.use(notFoundHandler());
-  app.use(errorMiddleware(deps.logger));
+  app.use(errorMiddleware(deps.logger, eventsStatusByCode));
   return app;
 }

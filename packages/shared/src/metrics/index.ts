@@ -1,0 +1,3 @@
+export * from './metric-catalogue';
+export * from './registry';
+export * from './http-metrics';

@@ -1,0 +1,3 @@
+export * from './json-schema-arbitrary';
+export * from './hostile-bodies';
+export * from './signed-raw-request';

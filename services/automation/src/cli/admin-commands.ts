@@ -1,0 +1,80 @@
+import { readFile } from 'node:fs/promises';
+import type { Pool } from '@mailer/shared';
+import { deliveryHistory } from '../data-access/delivery-log.repository';
+import { listWorkflows } from '../data-access/workflows.repository';
+import { EmailRenderer } from '../domain/rendering/render-email';
+import { importWorkflows } from '../domain/workflows/import-workflows';
+
+export class UsageError extends Error {}
+
+export const USAGE = [
+  'usage: workflows import FILE --account ID',
+  '       workflows list --account ID',
+  '       workflows log --account ID (--email EMAIL | --contact ID)',
+].join('\n');
+
+export interface ParsedArgs {
+  command: string;
+  positional: string[];
+  options: Map<string, string>;
+}
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const [group, command, ...rest] = argv;
+  if (group !== 'workflows' || !command) throw new UsageError(USAGE);
+  const positional: string[] = [];
+  const options = new Map<string, string>();
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const value = rest[i + 1];
+    if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value\n${USAGE}`);
+    options.set(arg.slice(2), value);
+    i++;
+  }
+  return { command, positional, options };
+}
+
+function positiveId(args: ParsedArgs, name: string): number {
+  const raw = args.options.get(name);
+  if (raw === undefined || !/^[1-9]\d{0,14}$/.test(raw)) throw new UsageError(`--${name} must be a positive integer\n${USAGE}`);
+  return Number(raw);
+}
+
+async function readWorkflowFile(file: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8').catch((error: Error) => {
+    throw new UsageError(`cannot read ${file}: ${error.message}`);
+  });
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Runs one command; resolves to what is printed as JSON on stdout. */
+export async function runCommand(pool: Pool, args: ParsedArgs): Promise<unknown> {
+  const accountId = positiveId(args, 'account');
+  switch (args.command) {
+    case 'import': {
+      const [file] = args.positional;
+      if (!file) throw new UsageError(USAGE);
+      return { data: await importWorkflows(pool, new EmailRenderer(), accountId, await readWorkflowFile(file)) };
+    }
+    case 'list': {
+      const workflows = await listWorkflows(pool, accountId);
+      return { data: workflows.map((w) => ({ id: w.id, name: w.name, trigger: w.definition.trigger, transactional: w.transactional, steps: w.definition.steps.length, updated_at: w.updated_at })) };
+    }
+    case 'log': {
+      const email = args.options.get('email');
+      const contact = args.options.has('contact') ? positiveId(args, 'contact') : undefined;
+      if (!email && contact === undefined) throw new UsageError(`log needs --email or --contact\n${USAGE}`);
+      return { data: await deliveryHistory(pool, accountId, { id: contact, email }) };
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { MessageContract, MessageOf, Pool, PoolClient } from '@mailer/shared';
+
+type Queryable = Pool | PoolClient;
+
+export interface OutboxMessage {
+  id: number;
+  message_id: string;
+  type: string;
+  payload: unknown;
+}
+
+/** Stores a fact in the same transaction as the change that causes it; the relay publishes it. */
+export async function addToOutbox<C extends MessageContract>(client: Queryable, contract: C, payload: MessageOf<C>): Promise<void> {
+  await client.query('INSERT INTO outbox (message_id, type, payload) VALUES ($1, $2, $3)', [
+    randomUUID(),
+    contract.type,
+    JSON.stringify(contract.schema.parse(payload)),
+  ]);
+}
+
+/** Locks the oldest unpublished messages for this relay (others skip them). */
+export async function lockOutboxBatch(client: PoolClient, limit: number): Promise<OutboxMessage[]> {
+  const { rows } = await client.query<OutboxMessage>(
+    'SELECT id, message_id, type, payload FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+    [limit],
+  );
+  return rows;
+}
+
+export async function deleteFromOutbox(client: PoolClient, ids: number[]): Promise<void> {
+  await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [ids]);
+}

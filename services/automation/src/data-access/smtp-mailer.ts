@@ -1,0 +1,108 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  html: string | undefined;
+  text: string;
+  messageId: string;
+  headers: Record<string, string>;
+}
+
+/** How an SMTP failure is handled: retry later, give up, or give up and mark the recipient bounced. */
+export type SmtpFailureKind = 'transient' | 'permanent' | 'bounce';
+
+export class SmtpFailure extends Error {
+  constructor(
+    readonly kind: SmtpFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SmtpFailure';
+  }
+}
+
+interface NodemailerError {
+  code?: string;
+  responseCode?: number;
+  command?: string;
+  response?: string;
+  message?: string;
+}
+
+/**
+ * 4xx or no answer (connection refused, lost, timed out): transient. 5xx at RCPT: the address does
+ * not exist, a bounce. Any other 5xx (our sender or the content refused): permanent, no bounce.
+ */
+export function classifySmtpError(error: unknown): SmtpFailure {
+  const e = (error ?? {}) as NodemailerError;
+  const detail = e.response ?? e.message ?? String(error);
+  const code = e.responseCode;
+  if (typeof code === 'number' && code >= 500) {
+    return new SmtpFailure(/RCPT/i.test(e.command ?? '') ? 'bounce' : 'permanent', detail);
+  }
+  if (typeof code === 'number' && code >= 400) return new SmtpFailure('transient', detail);
+  if (e.code === 'EMESSAGE' || e.code === 'EENVELOPE') return new SmtpFailure('permanent', detail);
+  return new SmtpFailure('transient', detail);
+}
+
+export interface MailerOptions {
+  url: string;
+  from: { name?: string | undefined; address: string };
+  poolSize: number;
+  ratePerSecond: number;
+  timeoutMs: number;
+}
+
+/** Parses `Name <address>` or `address`. */
+export function parseMailFrom(value: string): MailerOptions['from'] {
+  const match = /^\s*(.*?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value);
+  if (match) return { name: match[1]?.replace(/^"|"$/g, '') || undefined, address: match[2]! };
+  return { address: value.trim() };
+}
+
+/** Pooled SMTP with a shared send rate; the envelope is always explicit (only the contact). */
+export class SmtpMailer {
+  private readonly transport: Transporter;
+
+  constructor(private readonly options: MailerOptions) {
+    this.transport = nodemailer.createTransport({
+      pool: true,
+      url: options.url,
+      maxConnections: options.poolSize,
+      maxMessages: Infinity,
+      // Retries are ours (ledger, backoff, bounded attempts): the pool must not resend on its own.
+      maxRequeues: 0,
+      rateDelta: 1000,
+      rateLimit: options.ratePerSecond,
+      connectionTimeout: options.timeoutMs,
+      greetingTimeout: options.timeoutMs,
+      socketTimeout: options.timeoutMs,
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    });
+  }
+
+  /** Resolves with the server's answer once it accepted the message; rejects with an SmtpFailure. */
+  async send(email: OutgoingEmail): Promise<string> {
+    try {
+      const info = (await this.transport.sendMail({
+        envelope: { from: this.options.from.address, to: [email.to] },
+        from: this.options.from,
+        to: email.to,
+        subject: email.subject,
+        html: email.html,
+        text: email.text,
+        messageId: email.messageId,
+        headers: email.headers,
+      })) as { response?: string };
+      return info.response ?? 'accepted';
+    } catch (error) {
+      throw classifySmtpError(error);
+    }
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}

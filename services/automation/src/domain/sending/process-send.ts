@@ -1,0 +1,91 @@
+import { backoffDelay, isDependencyUnavailable, sleep } from '@mailer/shared';
+import { findWorkflow } from '../../data-access/workflows.repository';
+import { SmtpFailure } from '../../data-access/smtp-mailer';
+import type { ClaimedSend } from '../../data-access/sends.repository';
+import { recordDelivery } from '../../data-access/delivery-log.repository';
+import { RenderError } from '../rendering/render-email';
+import { finishSend, type Finish } from './finish-send';
+import { prepareEmail } from './prepare-email';
+import type { SendContext } from './send-context';
+
+/**
+ * Sends one claimed step. The ledger row (the claim) exists before the SMTP call; the outcome is
+ * committed after it. A crash in between leaves the row claimed: when its lease expires another
+ * claim re-sends it with the same Message-ID (the one documented duplicate window).
+ */
+export async function processSend(ctx: SendContext, send: ClaimedSend): Promise<void> {
+  if (send.previous_state === 'claimed') {
+    ctx.logger.warn({ sendId: send.id, messageId: send.message_id, attempt: send.attempts }, 'claim lease expired; re-sending with the same Message-ID');
+    await recordDelivery(ctx.pool, {
+      accountId: send.account_id,
+      contactId: send.contact_id,
+      workflowId: send.workflow_id,
+      stepId: send.step_id,
+      outcome: 'reconciled',
+      reason: 'lease expired while claimed (instance crashed or stalled); sending again with the same Message-ID',
+      messageId: send.message_id,
+    });
+  }
+  const finish = await attempt(ctx, send);
+  if (!(await recordWithRetry(ctx, send, finish))) {
+    ctx.logger.warn({ sendId: send.id, messageId: send.message_id }, 'claim was taken over before the outcome was recorded');
+  }
+}
+
+async function attempt(ctx: SendContext, send: ClaimedSend): Promise<Finish> {
+  let prepared;
+  try {
+    prepared = await prepareEmail(ctx, send);
+  } catch (error) {
+    if (!(error instanceof RenderError)) throw error;
+    const workflow = await findWorkflow(ctx.pool, send.workflow_id);
+    return { outcome: { state: 'failed_permanent', reason: `render_failed: ${error.message}` }, log: 'failed_permanent', workflow };
+  }
+  if (prepared.kind === 'skip') {
+    return { outcome: { state: 'skipped', reason: prepared.reason }, log: 'skipped', workflow: prepared.workflow, email: prepared.contact?.email };
+  }
+  const { workflow, email } = prepared;
+  try {
+    const response = await ctx.mailer.send(email);
+    return { outcome: { state: 'sent', smtpResponse: response }, log: 'sent', workflow, email: email.to };
+  } catch (error) {
+    if (!(error instanceof SmtpFailure)) throw error;
+    if (error.kind === 'bounce') {
+      return { outcome: { state: 'failed_permanent', reason: `bounced: ${error.message}`, error: error.message }, log: 'bounced', workflow, email: email.to, bounce: true };
+    }
+    if (error.kind === 'permanent') {
+      return { outcome: { state: 'failed_permanent', reason: `rejected: ${error.message}`, error: error.message }, log: 'failed_permanent', workflow, email: email.to };
+    }
+    if (send.attempts >= ctx.maxAttempts) {
+      // The dead-letter record: the row stays failed_permanent with why, and the log says so.
+      return {
+        outcome: { state: 'failed_permanent', reason: `retries_exhausted after ${send.attempts} attempts: ${error.message}`, error: error.message },
+        log: 'failed_permanent',
+        workflow,
+        email: email.to,
+      };
+    }
+    const retryInMs = backoffDelay(send.attempts - 1, ctx.retryInitialMs, ctx.retryMaxMs);
+    return {
+      outcome: { state: 'failed_transient', reason: `retry in ${retryInMs} ms: ${error.message}`, error: error.message, retryInMs },
+      log: 'retry_scheduled',
+      workflow,
+      email: email.to,
+    };
+  }
+}
+
+/**
+ * After the SMTP call the outcome must reach the ledger: a passing database outage is waited out
+ * (about half a minute), which keeps the crash window, and so the chance of a re-send, small.
+ */
+async function recordWithRetry(ctx: SendContext, send: ClaimedSend, finish: Finish): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await finishSend(ctx, send, finish);
+    } catch (error) {
+      if (!isDependencyUnavailable(error) || attempt >= 8) throw error;
+      await sleep(backoffDelay(attempt, 250, 8000));
+    }
+  }
+}

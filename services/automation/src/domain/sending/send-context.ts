@@ -1,0 +1,18 @@
+import type { Logger } from 'pino';
+import type { Pool } from '@mailer/shared';
+import type { SmtpMailer } from '../../data-access/smtp-mailer';
+import type { EmailRenderer } from '../rendering/render-email';
+
+/** What sending a step needs, built once by the composition root. */
+export interface SendContext {
+  pool: Pool;
+  mailer: Pick<SmtpMailer, 'send'>;
+  renderer: EmailRenderer;
+  logger: Logger;
+  mailDomain: string;
+  publicBaseUrl: string;
+  unsubscribeSecret: string;
+  maxAttempts: number;
+  retryInitialMs: number;
+  retryMaxMs: number;
+}

@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import { contactBouncedV1, contactUnsubscribeRequestedV1, emailSentV1, withTransaction, type Broker, type MessageContract, type Pool } from '@mailer/shared';
+import { deleteFromOutbox, lockOutboxBatch } from '../../data-access/outbox.repository';
+import { WakeableLoop } from './wakeable-loop';
+
+const CONTRACTS: Record<string, MessageContract> = Object.fromEntries(
+  [contactBouncedV1, contactUnsubscribeRequestedV1, emailSentV1].map((contract) => [contract.type, contract]),
+);
+
+const BATCH = 50;
+
+/**
+ * Publishes committed outbox rows (confirmed by the broker) and deletes them in the same
+ * transaction that locked them; a failed publish rolls back and is tried again later.
+ */
+export class OutboxRelay {
+  private readonly loop: WakeableLoop;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly broker: Broker,
+    logger: Logger,
+    pollMs: number,
+  ) {
+    this.loop = new WakeableLoop('outbox-relay', () => this.tick(), pollMs, logger);
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private async tick(): Promise<boolean> {
+    if (!this.broker.isConnected()) return false;
+    return withTransaction(this.pool, async (client) => {
+      const batch = await lockOutboxBatch(client, BATCH);
+      if (batch.length === 0) return false;
+      for (const message of batch) {
+        const contract = CONTRACTS[message.type];
+        if (!contract) throw new Error(`outbox holds an unknown message type ${message.type}`);
+        await this.broker.publish(contract, message.payload, { messageId: message.message_id });
+      }
+      await deleteFromOutbox(
+        client,
+        batch.map((message) => message.id),
+      );
+      return batch.length === BATCH;
+    });
+  }
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { claimDueSends } from '../../data-access/sends.repository';
+import { processSend } from '../../domain/sending/process-send';
+import type { SendContext } from '../../domain/sending/send-context';
+import { WakeableLoop } from './wakeable-loop';
+
+export interface SchedulerOptions {
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+  /** Called after each send recorded its outcome (wakes the outbox relay). */
+  afterSend?: () => void;
+}
+
+/**
+ * Claims due ledger rows (any number of instances side by side) and sends them, at most
+ * `concurrency` at a time. Woken at once by a local enrolment; otherwise it polls.
+ */
+export class SendScheduler {
+  readonly instance = `automation-${randomUUID()}`;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly loop: WakeableLoop;
+
+  constructor(
+    private readonly ctx: SendContext,
+    private readonly options: SchedulerOptions,
+  ) {
+    this.loop = new WakeableLoop('send-scheduler', () => this.tick(), options.pollMs, ctx.logger);
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** Stops claiming, then lets every send in flight finish and record its outcome. */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await Promise.all([...this.inFlight]);
+  }
+
+  private async tick(): Promise<boolean> {
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free <= 0) {
+      await Promise.race([...this.inFlight]);
+      return true;
+    }
+    const claimed = await claimDueSends(this.ctx.pool, this.instance, free, this.options.leaseMs);
+    for (const send of claimed) {
+      const work = processSend(this.ctx, send)
+        .catch((error: unknown) =>
+          this.ctx.logger.error({ err: error, sendId: send.id }, 'send failed unexpectedly; the lease will expire and it is retried'),
+        )
+        .finally(() => {
+          this.inFlight.delete(work);
+          this.options.afterSend?.();
+          this.loop.wake();
+        });
+      this.inFlight.add(work);
+    }
+    return claimed.length === free;
+  }
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
+import {
+  Broker,
+  contactBouncedV1,
+  contactUnsubscribeRequestedV1,
+  createLogger,
+  createPool,
+  productEventEnrichedV1,
+  QUEUES,
+  type ContactSnapshot,
+  type MessageContract,
+  type MessageOf,
+} from '@mailer/shared';
+import { serviceTestEnv, startSmtpSink, testServers, waitFor } from '@mailer/shared/testing';
+import { startAutomationService } from '../../src/automation-service';
+import { loadAutomationConfig } from '../../src/config';
+import { automationDatabaseUrl } from '../../src/database';
+import { EmailRenderer } from '../../src/domain/rendering/render-email';
+import { importWorkflows } from '../../src/domain/workflows/import-workflows';
+
+const silent = createLogger('automation-test', { level: 'silent' });
+
+let nextId = Math.floor(Math.random() * 1_000_000_000) + 1000;
+export const newAccountId = () => nextId++;
+
+export function newContact(overrides: Partial<ContactSnapshot> = {}): ContactSnapshot {
+  const id = nextId++;
+  return {
+    id,
+    email: `c${id}@example.test`,
+    first_name: null,
+    last_name: null,
+    subscribed: true,
+    bounced: false,
+    tags: [],
+    custom_properties: {},
+    ...overrides,
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export type AutomationService = Awaited<ReturnType<typeof startAutomationService>>;
+
+/**
+ * Automation instances on their own database (`database` names it: test files run in parallel and
+ * must not claim each other's sends), an SMTP sink, a publisher in the same broker namespace, and
+ * observers of the facts automation publishes to the contacts service.
+ */
+export async function startAutomationHarness(database: string, options: { instances?: number; env?: Record<string, string> } = {}) {
+  const sink = await startSmtpSink();
+  const port = await freePort();
+  const env = serviceTestEnv({
+    DB_PREFIX: `${testServers().dbPrefix}${database}_`,
+    SMTP_URL: sink.url,
+    MAIL_FROM: 'Mailer Test <robot@mailer.test>',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    SEND_RETRY_INITIAL_MS: '200',
+    SEND_RETRY_MAX_MS: '1000',
+    SCHEDULER_POLL_MS: '100',
+    OUTBOX_POLL_MS: '100',
+    ...options.env,
+  });
+  const start = (instancePort: number) => startAutomationService(loadAutomationConfig({ ...env, PORT: String(instancePort) }), silent);
+  const instances: AutomationService[] = [];
+  for (let i = 0; i < (options.instances ?? 1); i++) instances.push(await start(i === 0 ? port : 0));
+  const broker = Broker.start({ url: env.AMQP_URL!, namespace: env.BROKER_NAMESPACE!, logger: silent, connectionName: 'automation-test' });
+  const bounces: Array<MessageOf<typeof contactBouncedV1>> = [];
+  const unsubscribes: Array<MessageOf<typeof contactUnsubscribeRequestedV1>> = [];
+  broker.consume({ queue: QUEUES.contactsBounces.name, contracts: [contactBouncedV1], handle: async (m) => void bounces.push(m.payload) });
+  broker.consume({
+    queue: QUEUES.contactsUnsubscribes.name,
+    contracts: [contactUnsubscribeRequestedV1],
+    handle: async (m) => void unsubscribes.push(m.payload),
+  });
+  await Promise.all([broker.ready(), ...instances.map((instance) => instance.broker.ready())]);
+  // The harness's own pool outlives any instance a test stops.
+  const pool = createPool(automationDatabaseUrl(loadAutomationConfig(env)), silent, { max: 4 });
+
+  return {
+    env,
+    sink,
+    instances,
+    pool,
+    bounces,
+    unsubscribes,
+    /** The first instance's address (the one PUBLIC_BASE_URL names). */
+    get url() {
+      return instances[0]!.url;
+    },
+    importWorkflow: (accountId: number, workflow: unknown) => importWorkflows(pool, new EmailRenderer(), accountId, workflow),
+    /** What the contacts service does after upserting: publish the event with the contact snapshot. Resolves to the message id. */
+    publishEvent: async (accountId: number, contact: ContactSnapshot, event: string, properties: Record<string, unknown> = {}, messageId: string = randomUUID()) => {
+      const eventId = randomUUID();
+      await broker.publish(
+        productEventEnrichedV1,
+        { event_id: eventId, account_id: accountId, event, email: contact.email, properties, received_at: new Date().toISOString(), contact },
+        { messageId },
+      );
+      return messageId;
+    },
+    publish: <C extends MessageContract>(contract: C, payload: MessageOf<C>) => broker.publish(contract, payload, { messageId: randomUUID() }),
+    /** Waits until an instance has consumed (committed) the message. */
+    waitProcessed: (messageId: string) =>
+      waitFor(async () => {
+        const { rowCount } = await pool.query('SELECT 1 FROM processed_messages WHERE message_id = $1', [messageId]);
+        return rowCount === 1 ? true : undefined;
+      }, { what: `message ${messageId} processed` }),
+    ledger: async (accountId: number, contactId: number) =>
+      (
+        await pool.query<{ step_id: string; state: string; reason: string | null; attempts: number; message_id: string; sent_at: Date | null }>(
+          'SELECT step_id, state, reason, attempts, message_id, sent_at FROM sends WHERE account_id = $1 AND contact_id = $2 ORDER BY step_index',
+          [accountId, contactId],
+        )
+      ).rows,
+    /** Waits until the contact's ledger row for `stepId` reaches `state`. */
+    waitForState: (accountId: number, contactId: number, stepId: string, state: string, timeoutMs = 10_000) =>
+      waitFor(
+        async () => {
+          const { rows } = await pool.query<{ state: string; reason: string | null }>(
+            'SELECT state, reason FROM sends WHERE account_id = $1 AND contact_id = $2 AND step_id = $3',
+            [accountId, contactId, stepId],
+          );
+          return rows[0]?.state === state ? rows[0] : undefined;
+        },
+        { timeoutMs, what: `${stepId} ${state}` },
+      ),
+    startInstance: async () => {
+      const instance = await start(port);
+      instances.push(instance);
+      await instance.broker.ready();
+      return instance;
+    },
+    stopInstance: async (instance: AutomationService) => {
+      instances.splice(instances.indexOf(instance), 1);
+      await instance.stop();
+    },
+    stop: async () => {
+      await broker.close();
+      for (const instance of instances.splice(0)) await instance.stop();
+      await pool.end();
+      await sink.close();
+    },
+  };
+}
+
+export type AutomationHarness = Awaited<ReturnType<typeof startAutomationHarness>>;

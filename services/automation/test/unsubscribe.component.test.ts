@@ -1,0 +1,103 @@
+import { contactUpdatedV1 } from '@mailer/shared';
+import { waitFor } from '@mailer/shared/testing';
+import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
+
+const marketing = {
+  name: 'Nurture',
+  trigger: { event: 'signup' },
+  steps: [
+    { id: 'hello', type: 'email', subject: 'Hello', html: '<p>Hi</p><p><a href="{{ unsubscribe_url }}">Stop these emails</a></p>' },
+    { id: 'pause', type: 'wait', duration: '2s' },
+    { id: 'offer', type: 'email', subject: 'Offer', text: 'Buy now' },
+  ],
+};
+
+const receipts = {
+  name: 'Receipts',
+  trigger: { event: 'purchase' },
+  transactional: true,
+  steps: [{ id: 'receipt', type: 'email', subject: 'Your receipt', text: 'Thanks for your order' }],
+};
+
+describe('unsubscribe and suppression', () => {
+  let harness: AutomationHarness;
+  beforeAll(async () => {
+    harness = await startAutomationHarness('unsubscribe');
+  });
+  afterAll(async () => harness.stop());
+
+  it('the link works in a real HTTP round trip (GET confirms, POST unsubscribes) and the next marketing step is skipped', async () => {
+    const account = newAccountId();
+    await harness.importWorkflow(account, marketing);
+    const contact = newContact();
+    await harness.publishEvent(account, contact, 'signup');
+    const email = await waitFor(() => harness.sink.messagesTo(contact.email)[0]);
+    const link = /href="([^"]+\/unsubscribe\/[^"]+)"/.exec(email.parsed.html || '')![1]!;
+    expect(email.headers.get('list-unsubscribe')).toBe(`<${link}>`);
+
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('<form method="post">');
+    expect(harness.unsubscribes).toHaveLength(0); // a GET (link scanner) never unsubscribes
+
+    const done = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('unsubscribed');
+
+    const request = await waitFor(() => harness.unsubscribes.find((message) => message.contact_id === contact.id));
+    expect(request).toEqual({ account_id: account, contact_id: contact.id, occurred_at: expect.any(String) });
+    const skipped = await harness.waitForState(account, contact.id, 'offer', 'skipped');
+    expect(skipped.reason).toBe('unsubscribed');
+    expect(harness.sink.messagesTo(contact.email).map((message) => message.parsed.subject)).toEqual(['Hello']);
+  });
+
+  it('accepts the RFC 8058 one-click POST from the List-Unsubscribe header', async () => {
+    const account = newAccountId();
+    await harness.importWorkflow(account, marketing);
+    const contact = newContact();
+    await harness.publishEvent(account, contact, 'signup');
+    const email = await waitFor(() => harness.sink.messagesTo(contact.email)[0]);
+    const link = email.headers.get('list-unsubscribe')!.slice(1, -1);
+    const response = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(response.status).toBe(200);
+    await waitFor(() => harness.unsubscribes.find((message) => message.contact_id === contact.id));
+    await harness.waitForState(account, contact.id, 'offer', 'skipped');
+  });
+
+  it('answers 404 for a forged or altered link', async () => {
+    const forged = await fetch(`${harness.url}/unsubscribe/v1.1.2.${'A'.repeat(43)}`, { method: 'POST' });
+    expect(forged.status).toBe(404);
+    expect((await fetch(`${harness.url}/unsubscribe/nonsense`)).status).toBe(404);
+  });
+
+  it('an unsubscribed contact still gets transactional emails but no marketing ones', async () => {
+    const account = newAccountId();
+    await harness.importWorkflow(account, [marketing, receipts]);
+    const contact = newContact({ subscribed: false });
+    await harness.publishEvent(account, contact, 'signup');
+    await harness.publishEvent(account, contact, 'purchase');
+    await harness.waitForState(account, contact.id, 'receipt', 'sent');
+    expect((await harness.waitForState(account, contact.id, 'hello', 'skipped')).reason).toBe('unsubscribed');
+    expect(harness.sink.messagesTo(contact.email).map((message) => message.parsed.subject)).toEqual(['Your receipt']);
+  });
+
+  it('a contact.updated fact marking the contact bounced suppresses the next step', async () => {
+    const account = newAccountId();
+    await harness.importWorkflow(account, marketing);
+    const contact = newContact({ first_name: 'Ivy' });
+    await harness.publishEvent(account, contact, 'signup');
+    await harness.waitForState(account, contact.id, 'hello', 'sent');
+    await harness.publish(contactUpdatedV1, {
+      account_id: account,
+      contact: { ...contact, bounced: true },
+      changed: ['bounced'],
+      occurred_at: new Date().toISOString(),
+    });
+    expect((await harness.waitForState(account, contact.id, 'offer', 'skipped')).reason).toBe('bounced');
+  });
+});

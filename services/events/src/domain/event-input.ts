@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+export const MAX_PROPERTIES = 100;
+
+/** The body of `POST /v1/events`; unknown top-level fields are ignored. */
+export const eventInputSchema = z.object({
+  event: z
+    .string({ error: 'is required and must be a string' })
+    .min(1, 'must be 1 to 100 characters')
+    .max(100, 'must be 1 to 100 characters')
+    .refine((value) => value.trim().length > 0, 'must not be blank'),
+  email: z.string({ error: 'is required and must be a string' }).max(254, 'is too long').pipe(z.email('is not a valid email address')),
+  properties: z
+    .record(z.string(), z.unknown(), { error: 'must be an object' })
+    .refine((value) => Object.keys(value).length <= MAX_PROPERTIES, `must have at most ${MAX_PROPERTIES} entries`)
+    .optional(),
+});
+
+export type EventInput = z.output<typeof eventInputSchema>;
+
+/** What the API answers for an accepted event (and replays for a retried `Idempotency-Key`). */
+export interface AcceptedEvent {
+  id: string;
+  event: string;
+  email: string;
+  received_at: string;
+}

@@ -1,0 +1,4 @@
+module.exports = require('../../jest.preset.js')(__dirname, {
+  displayName: 'deploy',
+  testMatch: ['<rootDir>/**/*.test.ts'],
+});

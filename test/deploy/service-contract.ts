@@ -1,0 +1,68 @@
+/**
+ * What every deployment of the five services must provide, whatever the platform (compose,
+ * Kubernetes): the port each listens on and the variables it cannot run well without. A
+ * requirement that is a list is satisfied by any one of its names (its own database, or the server).
+ */
+export const SERVICES = ['gateway', 'contacts', 'campaigns', 'events', 'automation'] as const;
+export type Service = (typeof SERVICES)[number];
+
+export type EnvRequirement = string | readonly string[];
+
+const DATABASE: EnvRequirement = ['DATABASE_URL', 'POSTGRES_URL'];
+
+export const SERVICE_PORTS: Record<Service, readonly number[]> = {
+  gateway: [3000, 3001],
+  contacts: [3010],
+  campaigns: [3020],
+  events: [3030],
+  automation: [3040],
+};
+
+export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
+  gateway: [
+    'INTERNAL_SIGNING_SECRET',
+    'GATEWAY_PORT',
+    'EVENTS_PORT',
+    DATABASE,
+    'REDIS_URL',
+    'CONTACTS_SERVICE_URL',
+    'CAMPAIGNS_SERVICE_URL',
+    'EVENTS_SERVICE_URL',
+    'AUTOMATION_SERVICE_URL',
+  ],
+  contacts: ['INTERNAL_SIGNING_SECRET', 'PORT', DATABASE, 'REDIS_URL', 'AMQP_URL'],
+  campaigns: ['INTERNAL_SIGNING_SECRET', 'PORT', DATABASE, 'AMQP_URL'],
+  events: ['INTERNAL_SIGNING_SECRET', 'PORT', 'REDIS_URL', 'AMQP_URL'],
+  automation: [
+    'INTERNAL_SIGNING_SECRET',
+    'PORT',
+    DATABASE,
+    'AMQP_URL',
+    'SMTP_URL',
+    'MAIL_FROM',
+    'PUBLIC_BASE_URL',
+  ],
+};
+
+/** Where the gateway finds each upstream: variable -> the service it must name. */
+export const UPSTREAM_URLS: Record<string, Service> = {
+  CONTACTS_SERVICE_URL: 'contacts',
+  CAMPAIGNS_SERVICE_URL: 'campaigns',
+  EVENTS_SERVICE_URL: 'events',
+  AUTOMATION_SERVICE_URL: 'automation',
+};
+
+/** Services that must have a HorizontalPodAutoscaler. */
+export const AUTOSCALED: readonly Service[] = ['gateway', 'events', 'automation'];
+
+export const requirementName = (requirement: EnvRequirement) =>
+  typeof requirement === 'string' ? requirement : requirement.join(' or ');
+
+/** The requirements `names` does not satisfy, as readable names. */
+export function missingEnv(service: Service, names: ReadonlySet<string>): string[] {
+  return REQUIRED_ENV[service]
+    .filter((requirement) =>
+      typeof requirement === 'string' ? !names.has(requirement) : !requirement.some((n) => names.has(n)),
+    )
+    .map(requirementName);
+}
