@@ -2,6 +2,7 @@
 // process, real Postgres/Redis/RabbitMQ) with 100k contacts in one account. Not a test: it prints
 // numbers. DNS answers come from a loopback test server (then from the Redis cache), never the internet.
 const { randomBytes, randomInt, randomUUID } = require('node:crypto');
+const http = require('node:http');
 const autocannon = require('autocannon');
 const pg = require('pg');
 const { createLogger, signIdentity, IDENTITY_HEADER } = require('@mailer/shared');
@@ -53,6 +54,24 @@ async function measure(name, url, setupRequest, method = 'GET') {
   };
 }
 
+/**
+ * Baseline measured in the same run: a bare node:http server doing one `SELECT ... WHERE id = $1`
+ * through a pg pool on the same table. Machines here are shared and noisy, so the service's figures
+ * are read as ratios against this, not as absolute numbers.
+ */
+async function startBaseline(pool, ids) {
+  const server = http.createServer(async (req, res) => {
+    const { rows } = await pool.query('SELECT id, email, first_name FROM contacts WHERE id = $1', [
+      ids[randomInt(0, ids.length)],
+    ]);
+    const body = JSON.stringify({ data: rows[0] });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
 async function main() {
   const dns = await startDnsTestServer();
   const env = {
@@ -77,6 +96,9 @@ async function main() {
     const base = `${service.url}/api/v1/contacts`;
     const pages = Math.ceil(ids.length / 25);
     const rows = [];
+    const baseline = await startBaseline(service.pool, ids);
+    rows.push(await measure('baseline: node:http + pg SELECT by id', baseline.url, (req) => req));
+    await baseline.close();
     rows.push(
       await measure('list (25/page, random page)', base, (req) => ({
         ...req,
@@ -115,6 +137,8 @@ async function main() {
         'POST',
       ),
     );
+    const baselineRate = rows[0]['req/s'];
+    for (const row of rows) row['vs baseline'] = `${((100 * row['req/s']) / baselineRate).toFixed(0)}%`;
     console.table(rows);
   } finally {
     await service.stop();
