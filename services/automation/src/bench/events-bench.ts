@@ -7,6 +7,7 @@ import { EmailRenderer } from '../domain/rendering/render-email';
 import { importWorkflows } from '../domain/workflows/import-workflows';
 import { startBenchStack } from './bench-stack';
 import { percentile } from './percentiles';
+import { measureSmtpBaseline } from './smtp-baseline';
 
 const rate = Number(process.env.BENCH_RATE ?? 20);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -21,10 +22,11 @@ async function main(): Promise<void> {
       fallbacks: { first_name: 'there' },
       steps: [{ id: 'welcome', type: 'email', subject: 'Welcome, {{ first_name }}', html: '<p>Hi {{ first_name }}, event {{ seq }}</p>' }],
     });
+    const total = Math.round(rate * seconds);
+    const baseline = await measureSmtpBaseline(stack.sink, rate, total);
     const sentAt = new Map<string, number>();
     let accepted = 0;
     let refused = 0;
-    const total = Math.round(rate * seconds);
     const started = Date.now();
     const inFlight: Array<Promise<void>> = [];
     for (let i = 0; i < total; i++) {
@@ -85,6 +87,11 @@ async function main(): Promise<void> {
       accepted_per_s: Number((accepted / ingestSeconds).toFixed(1)),
       emails_in_sink: latencies.length,
       latency_ms: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies) },
+      baseline_smtp_only_latency_ms: baseline,
+      latency_vs_baseline: {
+        p50: Number((percentile(latencies, 50) / Math.max(1, baseline.p50)).toFixed(1)),
+        p99: Number((percentile(latencies, 99) / Math.max(1, baseline.p99)).toFixed(1)),
+      },
       stages_ms: {
         event_to_enrolment: { p50: percentile(toEnrolment, 50), p99: percentile(toEnrolment, 99) },
         enrolment_to_sink: { p50: percentile(enrolmentToSink, 50), p99: percentile(enrolmentToSink, 99) },
