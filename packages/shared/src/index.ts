@@ -29,3 +29,4 @@ export * from './lifecycle/run-service';
 export * from './contracts/index';
 export * from './lifecycle/stop-in-order';
 export * from './metrics/index';
+export * from './openapi/index';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Broker, createPool, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { parseMailFrom, SmtpMailer } from './data-access/smtp-mailer';
@@ -10,15 +10,18 @@ import { unsubscribeSecret } from './domain/unsubscribe/unsubscribe-token';
 import { buildApp } from './entry-points/api/app';
 import { consumeContactFacts } from './entry-points/message-queue/contact-facts.consumer';
 import { consumeProductEvents } from './entry-points/message-queue/product-events.consumer';
+import { outboxLagGauge, sendOutcomeMetrics, timedMailer } from './entry-points/metrics/automation-metrics';
 import { OutboxRelay } from './entry-points/workers/outbox-relay';
 import { SendScheduler } from './entry-points/workers/send-scheduler';
 
 /** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
 export async function startAutomationService(config: AutomationConfig, logger: Logger) {
   const databaseUrl = automationDatabaseUrl(config);
+  // One registry per instance: tests run several instances in one process.
+  const metrics = createMetricsRegistry('automation');
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger, { max: config.SEND_CONCURRENCY + 10 });
-  const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'automation' });
+  const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'automation', metrics });
   const from = parseMailFrom(config.MAIL_FROM);
   const mailer = new SmtpMailer({
     url: config.SMTP_URL,
@@ -30,7 +33,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   const secret = unsubscribeSecret(config.UNSUBSCRIBE_SECRET, config.INTERNAL_SIGNING_SECRET);
   const ctx: SendContext = {
     pool,
-    mailer,
+    mailer: timedMailer(mailer, metrics),
     renderer: new EmailRenderer({ ...RENDER_LIMITS, renderMs: config.RENDER_TIMEOUT_MS }),
     logger,
     mailDomain: from.address.split('@')[1] ?? 'mailer.local',
@@ -39,7 +42,9 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     maxAttempts: config.SEND_MAX_ATTEMPTS,
     retryInitialMs: config.SEND_RETRY_INITIAL_MS,
     retryMaxMs: config.SEND_RETRY_MAX_MS,
+    onFinished: sendOutcomeMetrics(metrics),
   };
+  outboxLagGauge(metrics, pool);
   const relay = new OutboxRelay(pool, broker, logger, config.OUTBOX_POLL_MS);
   const scheduler = new SendScheduler(ctx, {
     concurrency: config.SEND_CONCURRENCY,
@@ -52,7 +57,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   relay.start();
   scheduler.start();
   const server = await listen(
-    buildApp({ logger, pool, broker, signingSecret: config.INTERNAL_SIGNING_SECRET, unsubscribeSecret: secret, onUnsubscribed: () => relay.wake() }),
+    buildApp({ logger, pool, broker, signingSecret: config.INTERNAL_SIGNING_SECRET, unsubscribeSecret: secret, onUnsubscribed: () => relay.wake(), metrics }),
     config.PORT,
   );
   logger.info({ port: server.port, instance: scheduler.instance }, 'automation service listening');
@@ -61,6 +66,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     pool,
     broker,
     scheduler,
+    metrics,
     stop: () =>
       stopInOrder([
         () => server.close(),

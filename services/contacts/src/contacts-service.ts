@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import {
   Broker,
+  createMetricsRegistry,
   createPool,
   createRedis,
   listen,
@@ -15,6 +16,7 @@ import { contactsDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { createEmailDomainValidator } from './domain/validate-email-domain';
 import { buildApp } from './entry-points/api/app';
 import { registerConsumers } from './entry-points/message-queue/register-consumers';
+import { domainCheckMetrics, outboxLagGauge } from './entry-points/metrics/contacts-metrics';
 import { OutboxRelay } from './outbox/outbox-relay';
 
 export interface ContactsServiceHooks {
@@ -29,6 +31,8 @@ export async function startContactsService(
   hooks: ContactsServiceHooks = {},
 ) {
   const databaseUrl = contactsDatabaseUrl(config);
+  // One registry per instance: two services in one test process keep separate numbers.
+  const metrics = createMetricsRegistry('contacts');
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger, { max: 20 });
   const redis = createRedis(config.REDIS_URL, logger, { keyPrefix: config.REDIS_KEY_PREFIX });
@@ -37,12 +41,15 @@ export async function startContactsService(
     namespace: config.BROKER_NAMESPACE,
     logger,
     connectionName: 'contacts',
+    metrics,
   });
   const emailValidator = createEmailDomainValidator({
     dns: createDnsRepository({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }),
     cache: createDomainCacheRepository(redis, logger),
     disposableAllowList: config.DISPOSABLE_ALLOWLIST,
+    observe: domainCheckMetrics(metrics),
   });
+  outboxLagGauge(metrics, pool);
   registerConsumers(broker, { pool, onOutcome: hooks.onMessageOutcome });
   const relay = new OutboxRelay({ pool, broker, logger, pollMs: config.OUTBOX_POLL_MS });
   const app = buildApp({
@@ -51,6 +58,7 @@ export async function startContactsService(
     broker,
     signingSecret: config.INTERNAL_SIGNING_SECRET,
     emailValidator,
+    metrics,
   });
   const server = await listen(app, config.PORT);
   logger.info({ port: server.port }, 'contacts service listening');
@@ -59,6 +67,7 @@ export async function startContactsService(
     pool,
     broker,
     relay,
+    metrics,
     stop: () =>
       stopInOrder([
         () => server.close(),

@@ -1,16 +1,18 @@
 import type { Logger } from 'pino';
-import { Broker, createRedis, listen, stopInOrder } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createRedis, listen, stopInOrder } from '@mailer/shared';
 import type { EventsConfig } from './config';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { buildApp } from './entry-points/api/app';
 
 /** Composition root: connect to the broker and Redis (in the background), serve. */
 export async function startEventsService(config: EventsConfig, logger: Logger) {
-  const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'events' });
+  // One registry per instance: two services in one test process keep separate numbers.
+  const metrics = createMetricsRegistry('events');
+  const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'events', metrics });
   const redis = createRedis(config.REDIS_URL, logger, { keyPrefix: config.REDIS_KEY_PREFIX });
   const idempotency = new IdempotencyRepository(redis, config.IDEMPOTENCY_TTL_S, logger);
   const server = await listen(
-    buildApp({ logger, broker, idempotency, signingSecret: config.INTERNAL_SIGNING_SECRET }),
+    buildApp({ logger, broker, idempotency, signingSecret: config.INTERNAL_SIGNING_SECRET, metrics }),
     config.PORT,
   );
   logger.info({ port: server.port }, 'events service listening');
@@ -18,6 +20,7 @@ export async function startEventsService(config: EventsConfig, logger: Logger) {
     url: server.url,
     broker,
     redis,
+    metrics,
     stop: () =>
       stopInOrder([
         () => server.close(),

@@ -24,6 +24,11 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   SIGNIN_FAIL_WINDOW_S: envFields.positiveInt(900),
   /** How long a key row stays in the in-process cache (revocations are seen at once regardless).
    *  At most 10 minutes: revocation markers in Redis must outlive every cached row (they live an hour). */
+  /** Bearer token that lets a non-loopback scraper read GET /metrics on the public port; empty: loopback only. */
+  METRICS_TOKEN: z
+    .string()
+    .default('')
+    .refine((value) => value === '' || value.length >= 16, 'METRICS_TOKEN must be empty or at least 16 characters'),
   KEY_CACHE_TTL_MS: z.coerce.number().int().positive().max(600_000).default(60_000),
 });
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createPool, createRedis, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { createMetricsRegistry, createPool, createRedis, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { GatewayConfig } from './config';
 import { gatewayDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { findCredentials } from './data-access/api-keys.repository';
@@ -11,6 +11,8 @@ import { KeyAuthenticator } from './domain/key-authenticator';
 import type { LimitSettings } from './domain/rate-limit';
 import { buildEventsApp, buildRestApp } from './entry-points/api/app';
 import { UpstreamProxy } from './entry-points/api/upstream-proxy';
+import { ApiDocs } from './entry-points/api-docs/api-docs';
+import { accessMetrics } from './entry-points/metrics/access-metrics';
 import { NewKeyFlash } from './entry-points/settings/new-key-flash';
 
 export const limitSettings = (config: GatewayConfig): LimitSettings => ({
@@ -24,6 +26,9 @@ export const limitSettings = (config: GatewayConfig): LimitSettings => ({
 /** Composition root: migrate, connect, serve the REST listener and the events listener. */
 export async function startGatewayService(config: GatewayConfig, logger: Logger) {
   const databaseUrl = gatewayDatabaseUrl(config);
+  // One registry per instance: two gateways in one test process keep separate numbers.
+  const metrics = createMetricsRegistry('gateway');
+  const access = accessMetrics(metrics);
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger);
   const redis = createRedis(config.REDIS_URL, logger, { keyPrefix: config.REDIS_KEY_PREFIX });
@@ -48,12 +53,13 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     pool,
     redis,
     upstreams,
-    access: { authenticator, limiter, logger, keyUsed: (id: number) => lastUsed.used(id) },
+    access: { authenticator, limiter, logger, keyUsed: (id: number) => lastUsed.used(id), metrics: access },
     settings: {
       pool,
       logger,
       throttle: new SignInThrottle(redis, config.SIGNIN_FAIL_LIMIT, config.SIGNIN_FAIL_WINDOW_S),
       flash: new NewKeyFlash(config.INTERNAL_SIGNING_SECRET),
+      onSignInFailed: () => access.authFailed('signin'),
       announceRevocation: async (keyId: string) => {
         // This instance forgets the row at once; the Redis marker tells the others.
         authenticator.evict(keyId);
@@ -62,6 +68,17 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
         );
       },
     },
+    metrics,
+    metricsToken: config.METRICS_TOKEN,
+    apiDocs: new ApiDocs({
+      logger,
+      version: '1.0.0',
+      sources: [
+        { name: 'contacts', url: config.CONTACTS_SERVICE_URL, server: 'rest' },
+        { name: 'campaigns', url: config.CAMPAIGNS_SERVICE_URL, server: 'rest' },
+        { name: 'events', url: config.EVENTS_SERVICE_URL, server: 'events' },
+      ],
+    }),
     trustProxy: config.TRUST_PROXY.split(',').map((entry) => entry.trim()).filter(Boolean),
   };
   const api = await listen(buildRestApp(deps), config.GATEWAY_PORT);
@@ -72,6 +89,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     eventsUrl: events.url,
     pool,
     redis,
+    metrics,
     stop: () =>
       stopInOrder([
         () => Promise.all([api.close(), events.close()]),

@@ -21,60 +21,82 @@ function templateOfPrefix(baseUrl: string): string {
     .join('/');
 }
 
+/** Templates of prefixes seen so far; bounded, since a prefix may carry a raw value (`/accounts/42`). */
+const prefixTemplates = new Map<string, string>();
+const MAX_CACHED_PREFIXES = 1000;
+
+function cachedTemplateOfPrefix(baseUrl: string): string {
+  let template = prefixTemplates.get(baseUrl);
+  if (template === undefined) {
+    template = templateOfPrefix(baseUrl);
+    if (prefixTemplates.size < MAX_CACHED_PREFIXES) prefixTemplates.set(baseUrl, template);
+  }
+  return template;
+}
+
 function joinTemplate(prefix: string, routePath: unknown): string {
   const path = typeof routePath === 'string' ? routePath : String(routePath);
   if (path === '/' && prefix !== '') return prefix;
   return prefix + path;
 }
 
+const ROUTE = Symbol('route');
+const ROUTE_PREFIX = Symbol('routePrefix');
+
+interface TrackedRequest extends Request {
+  [ROUTE]?: { path?: unknown };
+  [ROUTE_PREFIX]?: string;
+}
+
+const tracked = new WeakSet<object>();
+
 /**
- * Watches the router assign `req.route`: at that moment `req.baseUrl` is the prefix of the router
- * that matched. At `finish` both may have been restored (an error handled further up), so the
- * template is captured here rather than read then.
+ * The router assigns `req.route` when a route matches; at that moment `req.baseUrl` is the prefix
+ * of the router that matched, and by `finish` it may have been restored (an error handled further
+ * up). An accessor on the app's request prototype (each express app has its own) keeps both, once
+ * per app rather than a property definition per request, which cost more than the counting.
  */
-function captureRouteTemplate(req: Request): () => string | undefined {
-  let route: unknown;
-  let template: string | undefined;
-  Object.defineProperty(req, 'route', {
+function trackRouteAssignments(req: Request): void {
+  const prototype = Object.getPrototypeOf(req) as object | null;
+  if (prototype === null || tracked.has(prototype)) return;
+  tracked.add(prototype);
+  Object.defineProperty(prototype, 'route', {
     configurable: true,
-    enumerable: true,
-    get: () => route,
-    set: (value: unknown) => {
-      route = value;
-      const path = (value as { path?: unknown } | undefined)?.path;
-      if (path !== undefined) template = joinTemplate(templateOfPrefix(req.baseUrl || ''), path);
+    get(this: TrackedRequest) {
+      return this[ROUTE];
+    },
+    set(this: TrackedRequest, value: { path?: unknown } | undefined) {
+      this[ROUTE] = value;
+      this[ROUTE_PREFIX] = this.baseUrl || '';
     },
   });
-  return () => template;
+}
+
+function routeLabel(req: TrackedRequest): string {
+  const path = req[ROUTE]?.path;
+  if (path !== undefined) return joinTemplate(cachedTemplateOfPrefix(req[ROUTE_PREFIX] ?? ''), path);
+  return req.baseUrl ? cachedTemplateOfPrefix(req.baseUrl) : UNMATCHED_ROUTE;
 }
 
 /**
  * Counts every response and times it, labelled by method, route TEMPLATE (`/contacts/:id`, never
  * the raw URL) and status. A request no route matched is `unmatched`, unless a middleware mounted
  * on a prefix (a proxy) answered it: then the prefix is the template. Mount it first.
+ * Per request: one listener, a clock read, one counter increment and one histogram observation.
  */
 export function httpMetrics(registry: Registry): RequestHandler {
   const requests = counterOf(registry, METRICS.httpRequests);
   const duration = histogramOf(registry, METRICS.httpRequestDuration);
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
-    const template = captureRouteTemplate(req);
-    let recorded = false;
-    const record = () => {
-      if (recorded) return;
-      recorded = true;
-      const mounted = req.baseUrl ? templateOfPrefix(req.baseUrl) : undefined;
-      const labels = {
-        method: req.method,
-        route: template() ?? mounted ?? UNMATCHED_ROUTE,
-        status: String(res.statusCode),
-      };
+    trackRouteAssignments(req);
+    // `close` follows `finish` on every response (Node >= 16) and also fires when the client hangs
+    // up first: one listener counts both, with the status we had.
+    res.once('close', () => {
+      const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
       requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    };
-    res.once('finish', record);
-    // A client that hangs up before the end still cost us the work; count it with the status we had.
-    res.once('close', record);
+    });
     next();
   };
 }

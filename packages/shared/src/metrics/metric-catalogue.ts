@@ -73,7 +73,7 @@ export const METRICS = {
   authFailures: {
     type: 'counter',
     name: 'mailer_auth_failures_total',
-    help: 'Refused authentications, by reason (missing, malformed, unknown, revoked, expired, plan, signin).',
+    help: 'Refused authentications, by reason (missing, malformed, unknown, wrong_secret, revoked, expired, plan, signin).',
     labelNames: ['reason'],
     owners: ['gateway'],
   },
@@ -137,14 +137,14 @@ export const METRICS = {
   emailsSkipped: {
     type: 'counter',
     name: 'mailer_emails_skipped_total',
-    help: 'Workflow emails not sent by rule, by reason (bounced, unsubscribed, already_sent, contact_deleted).',
+    help: 'Workflow emails not sent by rule, by reason (the ledger skip reason, e.g. bounced, unsubscribed, step_removed, contact_unknown).',
     labelNames: ['reason'],
     owners: ['automation'],
   },
   emailsFailed: {
     type: 'counter',
     name: 'mailer_emails_failed_total',
-    help: 'Workflow email attempts that failed, by reason (transient, permanent, render, attempts_exhausted).',
+    help: 'Workflow email attempts that failed, by reason (transient, bounced, permanent, render, attempts_exhausted).',
     labelNames: ['reason'],
     owners: ['automation'],
   },
@@ -159,7 +159,7 @@ export const METRICS = {
   dnsValidations: {
     type: 'counter',
     name: 'mailer_dns_validations_total',
-    help: 'Email-domain checks, by outcome (ok, no_mx, dns_timeout, disposable) and source (dns, cache).',
+    help: 'Email-domain checks, by outcome (ok, no_mx, dns_timeout, disposable) and source (dns, cache, list: the disposable-domain list).',
     labelNames: ['outcome', 'source'],
     owners: ['contacts'],
   },

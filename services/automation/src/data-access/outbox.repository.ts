@@ -31,3 +31,12 @@ export async function lockOutboxBatch(client: PoolClient, limit: number): Promis
 export async function deleteFromOutbox(client: PoolClient, ids: number[]): Promise<void> {
   await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [ids]);
 }
+
+/** Seconds since the oldest unpublished row was written; 0 when the outbox is empty (metrics). */
+export async function oldestPendingAgeSeconds(client: Queryable): Promise<number> {
+  // Published rows are deleted, so every row is pending; ids grow with time.
+  const { rows } = await client.query<{ age: number | null }>(
+    'SELECT EXTRACT(EPOCH FROM now() - created_at)::float8 AS age FROM outbox ORDER BY id LIMIT 1',
+  );
+  return Math.max(0, rows[0]?.age ?? 0);
+}

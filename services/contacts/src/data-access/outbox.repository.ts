@@ -51,3 +51,12 @@ export async function prunePublished(db: Queryable, olderThanHours: number): Pro
   );
   return rowCount ?? 0;
 }
+
+/** Seconds since the oldest unpublished row was written; 0 when nothing is pending (metrics). */
+export async function oldestPendingAgeSeconds(db: Queryable): Promise<number> {
+  // The pending index is on id, and ids grow with time: the smallest pending id is the oldest row.
+  const { rows } = await db.query<{ age: number | null }>(
+    `SELECT EXTRACT(EPOCH FROM now() - created_at)::float8 AS age FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT 1`,
+  );
+  return Math.max(0, rows[0]?.age ?? 0);
+}

@@ -13,7 +13,9 @@ export const contactStatusByCode: Record<string, number> = {
   [ContactErrorCodes.INVALID]: 422,
 };
 
-export type DomainError = 'disposable' | 'no_mx' | 'dns_timeout';
+/** The spec's `domain_error` values, in one place for the code and the OpenAPI document. */
+export const DOMAIN_ERRORS = ['disposable', 'no_mx', 'dns_timeout'] as const;
+export type DomainError = (typeof DOMAIN_ERRORS)[number];
 
 const domainMessages: Record<DomainError, string> = {
   disposable: 'email domain belongs to a disposable email provider',

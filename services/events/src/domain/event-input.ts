@@ -8,20 +8,28 @@ export const eventInputSchema = z.object({
     .string({ error: 'is required and must be a string' })
     .min(1, 'must be 1 to 100 characters')
     .max(100, 'must be 1 to 100 characters')
-    .refine((value) => value.trim().length > 0, 'must not be blank'),
-  email: z.string({ error: 'is required and must be a string' }).max(254, 'is too long').pipe(z.email('is not a valid email address')),
+    .refine((value) => value.trim().length > 0, 'must not be blank')
+    .describe('Name of the product event, e.g. trial_started.'),
+  email: z
+    .string({ error: 'is required and must be a string' })
+    .max(254, 'is too long')
+    .pipe(z.email('is not a valid email address'))
+    .describe('Email address of the contact the event concerns.'),
   properties: z
     .record(z.string(), z.unknown(), { error: 'must be an object' })
     .refine((value) => Object.keys(value).length <= MAX_PROPERTIES, `must have at most ${MAX_PROPERTIES} entries`)
-    .optional(),
+    .optional()
+    .describe(`Free-form attributes for personalization, at most ${MAX_PROPERTIES} entries.`),
 });
 
 export type EventInput = z.output<typeof eventInputSchema>;
 
 /** What the API answers for an accepted event (and replays for a retried `Idempotency-Key`). */
-export interface AcceptedEvent {
-  id: string;
-  event: string;
-  email: string;
-  received_at: string;
-}
+export const acceptedEventSchema = z.object({
+  id: z.uuid().describe('The event id; also the id of the message that carries it.'),
+  event: z.string(),
+  email: z.string(),
+  received_at: z.iso.datetime().describe('ISO 8601 UTC timestamp of acceptance.'),
+});
+
+export type AcceptedEvent = z.output<typeof acceptedEventSchema>;

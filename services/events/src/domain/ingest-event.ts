@@ -21,7 +21,8 @@ export interface IngestResult {
 /** How long a duplicate waits for the first request with its key to finish before it gets 409. */
 const WAIT_FOR_FIRST_MS = 7000;
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** What an Idempotency-Key may look like (also shown in the OpenAPI document). */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** Key order must not make two equal bodies look different. */
 function canonical(value: unknown): unknown {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from '@mailer/shared';
-import { toSeconds, type LimitDecision, type LimitOutcome, type LimitRequest, type LimitSettings } from '../domain/rate-limit';
+import { toSeconds, type LimitDecision, type LimitOutcome, type LimitWindowName, type LimitRequest, type LimitSettings } from '../domain/rate-limit';
 import { RATE_LIMIT_SCRIPT } from './rate-limit-script';
 import { redisKeys } from './redis-keys';
 
-type ScriptReply = [LimitOutcome, number, number, number, number];
+type ScriptReply = [LimitOutcome, number, number, number, number, LimitWindowName, 0 | 1];
 
 interface RedisWithLimiter extends Redis {
   gatewayRateLimit(...args: Array<string | number>): Promise<ScriptReply>;
@@ -28,7 +28,7 @@ export class RedisLimiter {
   async check(request: LimitRequest): Promise<LimitDecision> {
     const keyId = request.keyId ?? '-';
     const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
-    const [outcome, limit, remaining, resetMs, nowMs] = await this.client.gatewayRateLimit(
+    const [outcome, limit, remaining, resetMs, nowMs, windowName, blockStarted] = await this.client.gatewayRateLimit(
       redisKeys.ipWindow(request.ip),
       redisKeys.authFailures(request.ip),
       redisKeys.keyMinute(keyId),
@@ -43,7 +43,9 @@ export class RedisLimiter {
       this.settings.authFailWindowMs,
     );
     const window = { limit, remaining, resetAt: toSeconds(resetMs) };
-    if (outcome === 'blocked') return { outcome, window, retryAfter: toSeconds(resetMs - nowMs), degraded: false };
-    return { outcome, window, degraded: false };
+    if (outcome === 'blocked') {
+      return { outcome, window, windowName, retryAfter: toSeconds(resetMs - nowMs), degraded: false, blockStarted: false };
+    }
+    return { outcome, window, windowName, degraded: false, blockStarted: blockStarted === 1 };
   }
 }

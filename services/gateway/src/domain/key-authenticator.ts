@@ -5,9 +5,10 @@ import { isExpired } from './key-status';
 
 export type AuthVerdict =
   | { kind: 'ok' | 'forbidden'; accountId: number; keyRowId: number; keyId: string; fromCache: boolean }
-  | { kind: 'invalid'; keyId?: string };
+  | { kind: 'invalid'; reason: AuthFailureReason; keyId?: string };
 
-const INVALID: AuthVerdict = { kind: 'invalid' };
+/** Why a key was refused (a metrics label; the client always sees the same 401). */
+export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'wrong_secret' | 'revoked' | 'expired';
 
 interface CacheEntry {
   credentials: KeyCredentials;
@@ -30,13 +31,14 @@ export class KeyAuthenticator {
 
   async authenticate(authorization: string | undefined, { bypassCache = false } = {}): Promise<AuthVerdict> {
     const parsed = keyFromAuthorization(authorization);
-    if (!parsed) return INVALID;
+    if (!parsed) return { kind: 'invalid', reason: authorization === undefined ? 'missing' : 'malformed' };
     const cached = bypassCache ? undefined : this.fresh(parsed.keyId);
     const credentials = cached ?? (await this.load(parsed.keyId));
-    if (!credentials) return INVALID;
+    if (!credentials) return { kind: 'invalid', reason: 'unknown' };
     const given = hashSecret(parsed.secret);
-    if (!timingSafeEqual(given, credentials.secretHash)) return { kind: 'invalid', keyId: parsed.keyId };
-    if (credentials.revoked || isExpired(credentials.expiresOn)) return { kind: 'invalid', keyId: parsed.keyId };
+    if (!timingSafeEqual(given, credentials.secretHash)) return { kind: 'invalid', reason: 'wrong_secret', keyId: parsed.keyId };
+    if (credentials.revoked) return { kind: 'invalid', reason: 'revoked', keyId: parsed.keyId };
+    if (isExpired(credentials.expiresOn)) return { kind: 'invalid', reason: 'expired', keyId: parsed.keyId };
     return {
       kind: credentials.apiAccess ? 'ok' : 'forbidden',
       accountId: credentials.accountId,

@@ -25,16 +25,20 @@ export class MemoryLimiter {
     if (failures.length > this.settings.authFailLimit) {
       const endsAt = failures[failures.length - this.settings.authFailLimit - 1]! + this.settings.authFailWindowMs;
       const window = { limit: this.settings.authFailLimit, remaining: 0, resetAt: toSeconds(endsAt) };
-      return { outcome: 'blocked', window, retryAfter: toSeconds(endsAt - now), degraded: true };
+      return { outcome: 'blocked', window, windowName: 'auth_fail', retryAfter: toSeconds(endsAt - now), degraded: true, blockStarted: false };
     }
     const specs = windowsFor(request, this.settings);
     const logs = specs.map((spec) =>
       this.recent(spec.name === 'ip' ? `ip:${request.ip}` : `${spec.name}:${request.keyId}`, now - spec.windowMs),
     );
     const full = specs.some((spec, i) => logs[i]!.length >= spec.limit);
+    let blockStarted = false;
     if (!full) {
       for (const log of logs) log.push(now);
-      if (request.mode === 'fail') failures.push(now);
+      if (request.mode === 'fail') {
+        failures.push(now);
+        blockStarted = failures.length > this.settings.authFailLimit;
+      }
     }
     const states: WindowState[] = specs.map((spec, i) => ({
       limit: spec.limit,
@@ -42,7 +46,8 @@ export class MemoryLimiter {
       resetAt: toSeconds((logs[i]![0] ?? now) + spec.windowMs),
     }));
     const window = request.mode === 'fail' ? states[0]! : nearestToExhaustion(states);
-    return { outcome: full ? 'limited' : 'allowed', window, degraded: true };
+    const windowName = specs[states.indexOf(window)]!.metricName;
+    return { outcome: full ? 'limited' : 'allowed', window, windowName, degraded: true, blockStarted };
   }
 
   stop(): void {

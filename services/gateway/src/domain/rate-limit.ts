@@ -25,11 +25,17 @@ export interface WindowState {
 
 export type LimitOutcome = 'allowed' | 'limited' | 'blocked' | 'revoked';
 
+/** The window a decision describes (metrics label); `auth_fail` for a brute-force block. */
+export type LimitWindowName = 'ip_minute' | 'key_minute' | 'key_hour' | 'auth_fail';
+
 export interface LimitDecision {
   /** `limited`: a window is full (429, Retry-After 60); `blocked`: brute-force block (429, Retry-After = seconds left);
    *  `revoked`: the key was revoked since it was cached (401, counted as a failed authentication). */
   outcome: LimitOutcome;
   window: WindowState;
+  windowName: LimitWindowName;
+  /** True when this request's failed authentication pushed its IP over the limit (the block starts now). */
+  blockStarted: boolean;
   /** Seconds until a brute-force block ends. */
   retryAfter?: number;
   /** True when Redis was unusable and the per-process limiter decided. */
@@ -41,17 +47,18 @@ export const HOUR_MS = 3_600_000;
 
 export interface WindowSpec {
   name: 'ip' | 'key-minute' | 'key-hour';
+  metricName: LimitWindowName;
   limit: number;
   windowMs: number;
 }
 
 export function windowsFor(request: LimitRequest, settings: LimitSettings): WindowSpec[] {
-  const ip: WindowSpec = { name: 'ip', limit: settings.ipPerMin, windowMs: MINUTE_MS };
+  const ip: WindowSpec = { name: 'ip', metricName: 'ip_minute', limit: settings.ipPerMin, windowMs: MINUTE_MS };
   if (request.mode !== 'key') return [ip];
   return [
     ip,
-    { name: 'key-minute', limit: settings.keyPerMin, windowMs: MINUTE_MS },
-    { name: 'key-hour', limit: settings.keyPerHour, windowMs: HOUR_MS },
+    { name: 'key-minute', metricName: 'key_minute', limit: settings.keyPerMin, windowMs: MINUTE_MS },
+    { name: 'key-hour', metricName: 'key_hour', limit: settings.keyPerHour, windowMs: HOUR_MS },
   ];
 }
 

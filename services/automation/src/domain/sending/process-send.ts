@@ -29,7 +29,9 @@ export async function processSend(ctx: SendContext, send: ClaimedSend): Promise<
   const finish = await attempt(ctx, send);
   if (!(await recordWithRetry(ctx, send, finish))) {
     ctx.logger.warn({ sendId: send.id, messageId: send.message_id }, 'claim was taken over before the outcome was recorded');
+    return;
   }
+  ctx.onFinished?.(finish);
 }
 
 async function attempt(ctx: SendContext, send: ClaimedSend): Promise<Finish> {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Pool } from '@mailer/shared';
 import type { SmtpMailer } from '../../data-access/smtp-mailer';
 import type { EmailRenderer } from '../rendering/render-email';
+import type { Finish } from './finish-send';
 
 /** What sending a step needs, built once by the composition root. */
 export interface SendContext {
@@ -15,4 +16,6 @@ export interface SendContext {
   maxAttempts: number;
   retryInitialMs: number;
   retryMaxMs: number;
+  /** Sees each outcome once it is recorded in the ledger (metrics). */
+  onFinished?: (finish: Finish) => void;
 }

@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { httpMetrics, metricsRoutes, type Registry } from '@mailer/shared';
 import type { Logger } from 'pino';
 import {
   errorMiddleware,
@@ -18,12 +19,14 @@ export interface AutomationAppDeps {
   signingSecret: string;
   unsubscribeSecret: string;
   onUnsubscribed: () => void;
+  metrics: Registry;
 }
 
 /** The automation HTTP app: health probes and the public unsubscribe pages open, the API behind the gateway's signature. */
 export function buildApp(deps: AutomationAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(httpMetrics(deps.metrics));
   app.use(requestId());
   app.use(
     healthRoutes('automation', [
@@ -31,6 +34,8 @@ export function buildApp(deps: AutomationAppDeps): Express {
       { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },
     ]),
   );
+  // Internal port: scraped openly, like the health probes.
+  app.use(metricsRoutes(deps.metrics));
   app.use(unsubscribeRoutes({ pool: deps.pool, secret: deps.unsubscribeSecret, onUnsubscribed: deps.onUnsubscribed }));
   app.use('/api/v1', requireIdentity(deps.signingSecret));
   app.use(notFoundHandler());

@@ -1,7 +1,9 @@
 import express, { type Express } from 'express';
+import { httpMetrics, metricsRoutes, type Registry } from '@mailer/shared';
 import type { Logger } from 'pino';
 import {
   errorMiddleware,
+  fragmentRoute,
   healthRoutes,
   notFoundHandler,
   requestId,
@@ -10,18 +12,21 @@ import {
   type Pool,
 } from '@mailer/shared';
 import { campaignsRoutes } from './campaigns.routes';
+import { campaignsOpenApiFragment } from './openapi';
 
 export interface CampaignsAppDeps {
   logger: Logger;
   pool: Pool;
   broker: Broker;
   signingSecret: string;
+  metrics: Registry;
 }
 
 /** The campaigns HTTP app, without listening: health probes open, the API behind the gateway's signature. */
 export function buildApp(deps: CampaignsAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(httpMetrics(deps.metrics));
   app.use(requestId());
   app.use(
     healthRoutes('campaigns', [
@@ -29,6 +34,9 @@ export function buildApp(deps: CampaignsAppDeps): Express {
       { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },
     ]),
   );
+  app.use(fragmentRoute(campaignsOpenApiFragment()));
+  // Internal port: scraped openly, like the health probes.
+  app.use(metricsRoutes(deps.metrics));
   app.use('/api/v1', requireIdentity(deps.signingSecret));
   app.use('/api/v1', campaignsRoutes({ pool: deps.pool }));
   app.use(notFoundHandler());

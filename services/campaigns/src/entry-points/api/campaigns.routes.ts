@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { identityOf, methodNotAllowed, notFound, type Pool } from '@mailer/shared';
 import { getCampaign } from '../../domain/get-campaign';
 import { listCampaigns } from '../../domain/list-campaigns';
-import { campaignJson } from './campaign.json';
+import { campaignJson, type CampaignPageJson } from './campaign.json';
 import { parseListCampaignsQuery } from './list-campaigns.query';
 
 // Ids are BIGINT identities; anything else (text, zero, past 2^53) cannot name a campaign.
@@ -18,7 +18,8 @@ export function campaignsRoutes(deps: { pool: Pool }): Router {
     .get(async (req, res) => {
       const query = parseListCampaignsQuery(req.query);
       const { campaigns, meta } = await listCampaigns(deps.pool, identityOf(res).accountId, query);
-      res.json({ data: campaigns.map(campaignJson), meta });
+      const page: CampaignPageJson = { data: campaigns.map(campaignJson), meta };
+      res.json(page);
     })
     .all(readOnly);
 

@@ -19,19 +19,23 @@ const positiveInteger = () =>
 export const listQuerySchema = z.object({
   status: single()
     .pipe(z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }))
-    .optional(),
+    .optional()
+    .describe('Only campaigns in this status.'),
   q: single()
     .max(MAX_Q_LENGTH, `must be at most ${MAX_Q_LENGTH} characters`)
     // NUL reaching Postgres is an error (a 500), an unpaired surrogate a silently changed search.
     .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
-    .optional(),
+    .optional()
+    .describe('Search by name or subject (partial match).'),
   page: positiveInteger()
     .refine((value) => value <= MAX_PAGE, `must be at most ${MAX_PAGE}`)
-    .optional(),
+    .optional()
+    .describe('Page number, from 1 (default 1).'),
   // Above the maximum is served as the maximum, not refused (docs/decisions.md).
   per_page: positiveInteger()
     .transform((value) => Math.min(value, MAX_PER_PAGE))
-    .optional(),
+    .optional()
+    .describe('Results per page; maximum 100 (larger is served as 100); default 25.'),
 });
 
 /** Parses `GET /campaigns` query parameters; every problem becomes one line of a 422. */

@@ -1,7 +1,9 @@
 import express, { type Express } from 'express';
+import { httpMetrics, metricsRoutes, type Registry } from '@mailer/shared';
 import type { Logger } from 'pino';
 import {
   errorMiddleware,
+  fragmentRoute,
   healthRoutes,
   notFoundHandler,
   requestId,
@@ -12,6 +14,7 @@ import {
 import { contactStatusByCode } from '../../domain/contact.errors';
 import type { EmailDomainValidator } from '../../domain/validate-email-domain';
 import { contactsRoutes } from './contacts.routes';
+import { contactsOpenApiFragment } from './openapi';
 
 export interface ContactsAppDeps {
   logger: Logger;
@@ -19,12 +22,14 @@ export interface ContactsAppDeps {
   broker: Broker;
   signingSecret: string;
   emailValidator: EmailDomainValidator;
+  metrics: Registry;
 }
 
 /** The contacts HTTP app, without listening: health probes open, the API behind the gateway's signature. */
 export function buildApp(deps: ContactsAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(httpMetrics(deps.metrics));
   app.set('query parser', 'simple');
   app.use(requestId());
   app.use(
@@ -36,6 +41,9 @@ export function buildApp(deps: ContactsAppDeps): Express {
       },
     ]),
   );
+  app.use(fragmentRoute(contactsOpenApiFragment()));
+  // Internal port: scraped openly, like the health probes.
+  app.use(metricsRoutes(deps.metrics));
   app.use('/api/v1', requireIdentity(deps.signingSecret));
   app.use('/api/v1/contacts', contactsRoutes({ pool: deps.pool, emailValidator: deps.emailValidator }));
   app.use(notFoundHandler());

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@mailer/shared';
 import { invalidContact } from '../../domain/contact.errors';
 import { DEFAULT_PER_PAGE } from '../../domain/read-contacts';
@@ -11,42 +12,46 @@ export interface ListQuery {
 }
 
 const MAX_Q_LENGTH = 320;
+const Q_PROBLEM = `q must be a single string of at most ${MAX_Q_LENGTH} characters`;
 
-function positiveInteger(name: string, value: unknown, fallback: number, problems: string[]): number {
-  if (value === undefined) return fallback;
-  if (typeof value === 'string' && /^\d+$/.test(value)) {
-    const number = Number(value);
-    if (number >= 1 && Number.isSafeInteger(number)) return number;
+const positiveInteger = (name: string) => {
+  const problem = `${name} must be a positive integer`;
+  return z.string({ error: problem }).regex(/^\d+$/, { message: problem, abort: true }).transform(Number);
+};
+
+// A repeated parameter arrives as an array: refused like any other non-text value.
+const flag = (name: string) =>
+  z
+    .enum(['true', 'false'], { error: `${name} must be true or false` })
+    .transform((value) => value === 'true')
+    .optional();
+
+/** `GET /contacts` query parameters, in the order problems are reported; the OpenAPI document shows this schema. */
+export const listContactsQuerySchema = z.object({
+  q: z
+    .string({ error: Q_PROBLEM })
+    .max(MAX_Q_LENGTH, { message: Q_PROBLEM, abort: true })
+    .refine(isStorableText, `q ${UNSTORABLE_TEXT_MESSAGE}`)
+    .optional()
+    .describe('Partial-match filter on email.'),
+  subscribed: flag('subscribed').describe('Filter by subscription status: true or false.'),
+  bounced: flag('bounced').describe('Filter by bounce status: true or false.'),
+  page: positiveInteger('page')
+    .refine((value) => value >= 1 && Number.isSafeInteger(value), 'page must be a positive integer')
+    .optional()
+    .describe('Page number, from 1 (default 1).'),
+  per_page: positiveInteger('per_page')
+    .refine((value) => value >= 1, 'per_page must be a positive integer')
     // Digits beyond the safe range: a per_page that large is simply the maximum.
-    if (number >= 1 && name === 'per_page') return Number.MAX_SAFE_INTEGER;
-  }
-  problems.push(`${name} must be a positive integer`);
-  return fallback;
-}
-
-function flag(name: string, value: unknown, problems: string[]): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'true' || value === 'false') return value === 'true';
-  problems.push(`${name} must be true or false`);
-  return undefined;
-}
+    .transform((value) => (Number.isSafeInteger(value) ? value : Number.MAX_SAFE_INTEGER))
+    .optional()
+    .describe('Results per page; maximum 100 (larger is served as 100); default 25.'),
+});
 
 /** The list's query string, strictly: every problem is a 422 listing all of them. */
 export function parseListQuery(query: Record<string, unknown>): ListQuery {
-  const problems: string[] = [];
-  const q = query.q;
-  if (q !== undefined && (typeof q !== 'string' || q.length > MAX_Q_LENGTH)) {
-    problems.push(`q must be a single string of at most ${MAX_Q_LENGTH} characters`);
-  } else if (typeof q === 'string' && !isStorableText(q)) {
-    problems.push(`q ${UNSTORABLE_TEXT_MESSAGE}`);
-  }
-  const parsed: ListQuery = {
-    q: typeof q === 'string' && q.length > 0 ? q : undefined,
-    subscribed: flag('subscribed', query.subscribed, problems),
-    bounced: flag('bounced', query.bounced, problems),
-    page: positiveInteger('page', query.page, 1, problems),
-    perPage: positiveInteger('per_page', query.per_page, DEFAULT_PER_PAGE, problems),
-  };
-  if (problems.length > 0) throw invalidContact(problems);
-  return parsed;
+  const result = listContactsQuerySchema.safeParse(query);
+  if (!result.success) throw invalidContact(result.error.issues.map((issue) => issue.message));
+  const { q, subscribed, bounced, page, per_page: perPage } = result.data;
+  return { q: q === '' ? undefined : q, subscribed, bounced, page: page ?? 1, perPage: perPage ?? DEFAULT_PER_PAGE };
 }

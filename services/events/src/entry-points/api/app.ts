@@ -1,10 +1,13 @@
 import express, { type Express } from 'express';
-import { errorMiddleware, healthRoutes, jsonBody, notFoundHandler, requestId, requireIdentity } from '@mailer/shared';
+import { httpMetrics, metricsRoutes, type Registry } from '@mailer/shared';
+import { errorMiddleware, fragmentRoute, healthRoutes, jsonBody, notFoundHandler, requestId, requireIdentity } from '@mailer/shared';
 import { eventsStatusByCode } from '../../domain/events.errors';
 import type { IngestDeps } from '../../domain/ingest-event';
 import { eventsRoutes } from './events.routes';
+import { ingestMetrics } from './ingest-metrics';
+import { eventsOpenApiFragment } from './openapi';
 
-export type EventsAppDeps = IngestDeps & { signingSecret: string };
+export type EventsAppDeps = IngestDeps & { signingSecret: string; metrics: Registry };
 
 /** The body limit of one event (DESIGN.md: at most 64 KiB). */
 export const EVENT_BODY_LIMIT = '64kb';
@@ -13,13 +16,19 @@ export const EVENT_BODY_LIMIT = '64kb';
 export function buildApp(deps: EventsAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(httpMetrics(deps.metrics));
   app.use(requestId());
   app.use(
     healthRoutes('events', [
       { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },
     ]),
   );
-  app.use('/v1', requireIdentity(deps.signingSecret), jsonBody(EVENT_BODY_LIMIT), eventsRoutes(deps));
+  app.use(fragmentRoute(eventsOpenApiFragment()));
+  // Internal port: scraped openly, like the health probes.
+  app.use(metricsRoutes(deps.metrics));
+  const counted = ingestMetrics(deps.metrics);
+  app.use('/v1', requireIdentity(deps.signingSecret), jsonBody(EVENT_BODY_LIMIT), eventsRoutes(deps, counted));
+  app.use('/v1', counted.refusals);
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger, eventsStatusByCode));
   return app;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AuthVerdict, KeyAuthenticator } from '../../domain/key-authenticator';
 import type { LimitDecision, LimitMode } from '../../domain/rate-limit';
 import type { ResilientLimiter } from '../../data-access/resilient-limiter';
+import type { AccessMetrics } from '../metrics/access-metrics';
 import {
   BLOCKED_BODY,
   FORBIDDEN_BODY,
@@ -17,6 +18,7 @@ export interface AccessDeps {
   logger: Logger;
   /** Called for each request a key makes (throttled by the callee). */
   keyUsed: (keyRowId: number) => void;
+  metrics: AccessMetrics;
 }
 
 /** The authenticated account, for the proxy to sign. */
@@ -36,6 +38,7 @@ export function accessGuard(deps: AccessDeps, options: { requireKey: boolean }):
     const ip = clientIp(req);
     if (!options.requireKey) {
       const decision = await deps.limiter.check({ ip, mode: 'anon' });
+      deps.metrics.decided(decision);
       if (refusedByLimits(res, decision)) return;
       next();
       return;
@@ -51,6 +54,7 @@ export function accessGuard(deps: AccessDeps, options: { requireKey: boolean }):
       return;
     }
     const decision = await deps.limiter.check({ ip, mode: modeOf(verdict), keyId: verdict.keyId });
+    deps.metrics.decided(decision);
     if (decision.degraded && verdict.kind !== 'invalid' && verdict.fromCache) {
       // Redis could not confirm the cached row is still unrevoked: ask the database.
       verdict = await deps.authenticator.authenticate(authorization, { bypassCache: true });
@@ -59,11 +63,13 @@ export function accessGuard(deps: AccessDeps, options: { requireKey: boolean }):
     if (decision.outcome === 'revoked' || verdict.kind === 'invalid') {
       // Only a revocation evicts: a wrong secret for a real key id must not push the real key out of the cache.
       if (decision.outcome === 'revoked' && verdict.keyId) deps.authenticator.evict(verdict.keyId);
+      deps.metrics.authFailed(verdict.kind === 'invalid' ? verdict.reason : 'revoked');
       deps.logger.debug({ keyId: verdict.keyId, ip }, 'authentication failed');
       res.status(401).json(UNAUTHORIZED_BODY);
       return;
     }
     if (verdict.kind === 'forbidden') {
+      deps.metrics.authFailed('plan');
       res.status(403).json(FORBIDDEN_BODY);
       return;
     }

@@ -1,9 +1,12 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { errorMiddleware, healthRoutes, notFoundHandler, requestId, type Pool, type Redis } from '@mailer/shared';
+import { errorMiddleware, healthRoutes, httpMetrics, notFoundHandler, requestId, type Pool, type Redis, type Registry } from '@mailer/shared';
 import { gatewayStatusByCode } from '../../domain/gateway.errors';
 import { settingsRoutes } from '../settings/settings.routes';
 import type { SettingsDeps } from '../settings/settings-deps';
+import { protectedMetricsRoutes } from '../metrics/protected-metrics';
+import { apiDocsRoutes } from '../api-docs/api-docs.routes';
+import type { ApiDocs } from '../api-docs/api-docs';
 import { accessGuard, type AccessDeps } from './access-guard';
 import type { UpstreamProxy } from './upstream-proxy';
 
@@ -16,6 +19,12 @@ export interface GatewayAppDeps {
   upstreams: { contacts: UpstreamProxy; campaigns: UpstreamProxy; events: UpstreamProxy; automation: UpstreamProxy };
   /** Addresses (or CIDR ranges) of proxies whose X-Forwarded-For is believed; empty: the socket address. */
   trustProxy: string[];
+  /** The merged OpenAPI document behind /api/v1/openapi.json and /docs. */
+  apiDocs: ApiDocs;
+  /** This instance's metrics registry (both listeners count on it). */
+  metrics: Registry;
+  /** Lets a non-loopback scraper read /metrics; empty: loopback only. */
+  metricsToken: string;
 }
 
 function baseApp(deps: GatewayAppDeps): Express {
@@ -23,6 +32,7 @@ function baseApp(deps: GatewayAppDeps): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', deps.trustProxy.length > 0 ? deps.trustProxy : false);
+  app.use(httpMetrics(deps.metrics));
   app.use(requestId());
   // Probes stay outside the limits: an orchestrator must always be able to ask.
   app.use(
@@ -47,6 +57,9 @@ function finish(app: Express, deps: GatewayAppDeps, publicGuard: RequestHandler)
 export function buildRestApp(deps: GatewayAppDeps): Express {
   const app = baseApp(deps);
   const publicGuard = accessGuard(deps.access, { requireKey: false });
+  // On the public port, so guarded: loopback or METRICS_TOKEN (docs/decisions.md, ## metrics).
+  app.use(protectedMetricsRoutes(deps.metrics, deps.metricsToken));
+  app.use(apiDocsRoutes(deps.apiDocs, publicGuard));
   app.use('/api/v1', accessGuard(deps.access, { requireKey: true }));
   app.use('/api/v1/contacts', deps.upstreams.contacts.handler());
   app.use('/api/v1/campaigns', deps.upstreams.campaigns.handler());

@@ -10,4 +10,6 @@ export interface SettingsDeps {
   flash: NewKeyFlash;
   /** Tells every gateway instance that a key was revoked. */
   announceRevocation: (keyId: string) => Promise<void>;
+  /** Counts a refused sign-in (metrics). */
+  onSignInFailed?: () => void;
 }

@@ -47,6 +47,7 @@ export function signInRoutes(deps: SettingsDeps): Router {
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       await deps.throttle.failed(ip, email);
+      deps.onSignInFailed?.();
       deps.logger.info({ ip }, 'settings sign-in failed');
       res.status(401).type('html').send(signInPage({ csrfToken: expected!, email, error: 'Email or password is incorrect.' }));
     }

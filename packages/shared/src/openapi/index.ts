@@ -1,0 +1,2 @@
+export * from './fragment';
+export * from './schemas';

@@ -1,0 +1,61 @@
+import {
+  componentSchemas,
+  dataOf,
+  errorBodySchema,
+  jsonRequest,
+  jsonResponse,
+  validationErrorSchema,
+  type OpenApiFragment,
+} from '@mailer/shared';
+import { acceptedEventSchema, eventInputSchema } from '../../domain/event-input';
+import { IDEMPOTENCY_KEY } from '../../domain/ingest-event';
+
+const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: { type: 'integer' } } });
+
+/** This service's part of the OpenAPI document (served on {events_url}), built from the route's own schemas. */
+export const eventsOpenApiFragment = (): OpenApiFragment => ({
+  paths: {
+    '/v1/events': {
+      post: {
+        operationId: 'sendEvent',
+        summary: 'Send a product event for a contact; 202 once the event is durably queued.',
+        tags: ['Events'],
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'Retries with the same key and body within 24 h get the first answer and publish nothing.',
+            schema: { type: 'string', pattern: IDEMPOTENCY_KEY.source },
+          },
+        ],
+        requestBody: jsonRequest('ProductEvent'),
+        responses: {
+          '202': {
+            ...jsonResponse('Accepted: the event is queued for the automations.', 'EventAccepted'),
+            headers: { 'Idempotent-Replayed': { description: '`true` when this is a replayed answer.', schema: { type: 'string' } } },
+          },
+          '400': jsonResponse('The body is not a JSON object, or the Idempotency-Key is malformed.', 'Error'),
+          '409': {
+            ...jsonResponse('A request with this Idempotency-Key is still in progress.', 'Error'),
+            headers: retryAfter('Seconds to wait before retrying.'),
+          },
+          '422': jsonResponse('The event is invalid, or the Idempotency-Key was used with another body.', 'ValidationError'),
+          '503': {
+            ...jsonResponse('The event could not be stored; nothing was accepted. Retry later.', 'Error'),
+            headers: retryAfter('Seconds to wait before retrying.'),
+          },
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      ...componentSchemas(
+        { AcceptedEvent: acceptedEventSchema, EventAccepted: dataOf(acceptedEventSchema), Error: errorBodySchema, ValidationError: validationErrorSchema },
+        'output',
+      ),
+      ...componentSchemas({ ProductEvent: eventInputSchema }, 'input'),
+    },
+  },
+});

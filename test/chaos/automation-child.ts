@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const MAIN = path.join(ROOT, 'services', 'automation', 'dist', 'main.js');
+
+/** The automation worker as a real process (its build output), so a test can SIGKILL it mid-work. */
+export interface AutomationChild {
+  url: string;
+  /** SIGKILL, as an OOM kill or a lost node would: no shutdown hook runs. */
+  kill9(): Promise<void>;
+  /** Starts a new process with the same environment (same database, broker namespace, port). */
+  start(): Promise<void>;
+  /** Graceful stop (SIGTERM), for the end of the test. */
+  stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+export function automationChild(env: NodeJS.ProcessEnv, port: number, logFile: string): AutomationChild {
+  if (!existsSync(MAIN)) throw new Error(`automation is not built (${MAIN}); run npx tsc -b first`);
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  // A forgotten child must not outlive the test run.
+  const killOnExit = () => child?.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  async function start() {
+    const log = openSync(logFile, 'a');
+    try {
+      child = spawn(process.execPath, [MAIN], {
+        cwd: path.join(ROOT, 'services', 'automation'),
+        env: { ...env, PORT: String(port) },
+        stdio: ['ignore', log, log],
+      });
+    } finally {
+      closeSync(log);
+    }
+    const current = child;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (current.exitCode !== null)
+        throw new Error(`automation exited with code ${current.exitCode} (see ${logFile})`);
+      // readyz: its database and the broker are reachable, so it consumes again.
+      if (
+        await fetch(`${url}/readyz`).then(
+          (response) => response.ok,
+          () => false,
+        )
+      )
+        return;
+      if (Date.now() > deadline) throw new Error(`automation not ready after 30 s (see ${logFile})`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  return {
+    url,
+    start,
+    async kill9() {
+      if (!child) return;
+      const dying = exited(child);
+      child.kill('SIGKILL');
+      await dying;
+      child = undefined;
+    },
+    async stop() {
+      process.off('exit', killOnExit);
+      if (!child) return;
+      const dying = exited(child);
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child?.kill('SIGKILL'), 10_000);
+      await dying;
+      clearTimeout(timer);
+      child = undefined;
+    },
+  };
+}
