@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@mailer/shared';
+import type { Logger } from 'pino';
 import {
   serviceTestEnv,
   startDnsTestServer,
@@ -23,12 +24,20 @@ import { freePort } from '../stack/process-tools';
 
 const silent = (service: string) => createLogger(service, { level: 'silent' });
 
+export interface ProductOptions {
+  /** Each service's logger (default: silent); a test that inspects log lines passes its own. */
+  logger?: (service: string) => Logger;
+  /** Extra gateway environment, e.g. a higher AUTH_FAIL_LIMIT for a suite of refused keys. */
+  gatewayEnv?: Record<string, string>;
+}
+
 /**
  * The product as a client sees it: all five services in-process on free ports, one broker
  * namespace, a loopback DNS server for domain checks and an SMTP sink. Each service gets its own
  * database, exactly as in production.
  */
-export async function startProduct() {
+export async function startProduct(options: ProductOptions = {}) {
+  const logger = options.logger ?? silent;
   const dns: DnsTestServer = await startDnsTestServer();
   const smtp: SmtpSink = await startSmtpSink();
   // The gateway's port is chosen first: automation writes it into every unsubscribe link.
@@ -42,10 +51,10 @@ export async function startProduct() {
     SCHEDULER_POLL_MS: '100',
     OUTBOX_POLL_MS: '50',
   });
-  const contacts = await startContactsService(loadContactsConfig(shared), silent('contacts'));
-  const campaigns = await startCampaignsService(loadCampaignsConfig(shared), silent('campaigns'));
-  const events = await startEventsService(loadEventsConfig(shared), silent('events'));
-  const automation = await startAutomationService(loadAutomationConfig(shared), silent('automation'));
+  const contacts = await startContactsService(loadContactsConfig(shared), logger('contacts'));
+  const campaigns = await startCampaignsService(loadCampaignsConfig(shared), logger('campaigns'));
+  const events = await startEventsService(loadEventsConfig(shared), logger('events'));
+  const automation = await startAutomationService(loadAutomationConfig(shared), logger('automation'));
   const gateway = await startGatewayService(
     loadGatewayConfig({
       ...shared,
@@ -55,8 +64,9 @@ export async function startProduct() {
       CAMPAIGNS_SERVICE_URL: campaigns.url,
       EVENTS_SERVICE_URL: events.url,
       AUTOMATION_SERVICE_URL: automation.url,
+      ...options.gatewayEnv,
     }),
-    silent('gateway'),
+    logger('gateway'),
   );
   await Promise.all([contacts.broker.ready(), campaigns.broker.ready(), events.broker.ready(), automation.broker.ready()]);
 

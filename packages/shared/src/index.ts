@@ -30,3 +30,4 @@ export * from './contracts/index';
 export * from './lifecycle/stop-in-order';
 export * from './metrics/index';
 export * from './openapi/index';
+export * from './tracing/index';

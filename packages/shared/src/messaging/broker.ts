@@ -1,3 +1,4 @@
+import { context } from '@opentelemetry/api';
 import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -8,6 +9,7 @@ import { declareTopology } from './declare-topology';
 import { ConsumerRunner, type ConsumerSpec } from './consumer-runner';
 import { EXCHANGE as EXCHANGE_NAME } from './topology';
 import { brokerMetrics, type BrokerMetrics } from './broker-metrics';
+import { extractTraceContext, injectTraceContext, SERVICE_ATTRIBUTE, SpanKind, withSpan } from '../tracing/tracing';
 
 export interface BrokerOptions {
   url: string;
@@ -75,6 +77,25 @@ export class Broker {
 
   /** Publishes `payload` as `contract.type`; resolves after the broker's confirm, rejects otherwise. */
   async publish<C extends MessageContract>(contract: C, payload: MessageOf<C>, options: PublishOptions): Promise<void> {
+    // A traceparent given by the caller (an outbox row's stored one) wins over the active context,
+    // so a relay continues the trace of the transaction that wrote the row.
+    const given = options.headers?.traceparent;
+    const parent = given ? extractTraceContext(options.headers) : context.active();
+    await withSpan(
+      `publish ${contract.type}`,
+      { [SERVICE_ATTRIBUTE]: this.options.connectionName, 'messaging.system': 'rabbitmq', 'messaging.message.id': options.messageId },
+      () => {
+        const headers: Record<string, string> = { ...options.headers };
+        delete headers.traceparent;
+        delete headers.tracestate;
+        injectTraceContext(headers);
+        return this.publishCounted(contract, payload, { ...options, headers });
+      },
+      { kind: SpanKind.PRODUCER, parent },
+    );
+  }
+
+  private async publishCounted<C extends MessageContract>(contract: C, payload: MessageOf<C>, options: PublishOptions): Promise<void> {
     if (!this.metrics) return this.publishConfirmed(contract, payload, options);
     try {
       await this.publishConfirmed(contract, payload, options);
@@ -127,7 +148,7 @@ export class Broker {
   consume<C extends MessageContract>(spec: ConsumerSpec<C>): void {
     // Metrics name the queue without the namespace, so dashboards read the same in every environment.
     const observe = this.metrics?.consumed(spec.queue);
-    const runner = new ConsumerRunner({ ...spec, queue: this.namespace + spec.queue }, this.options.logger, observe) as unknown as ConsumerRunner<MessageContract>;
+    const runner = new ConsumerRunner({ ...spec, queue: this.namespace + spec.queue }, this.options.logger, observe, this.options.connectionName) as unknown as ConsumerRunner<MessageContract>;
     this.consumers.push(runner);
     if (this.connection) void this.startConsumer(runner, this.connection);
   }

@@ -5,6 +5,7 @@ import { isDependencyUnavailable } from '../errors/unavailable';
 import { runWithLogContext } from '../logger/request-context';
 import { backoffDelay, sleep } from './backoff';
 import { PoisonMessageError } from './poison-message-error';
+import { extractTraceContext, SERVICE_ATTRIBUTE, SpanKind, withSpan } from '../tracing/tracing';
 
 export interface ReceivedMessage<C extends MessageContract> {
   type: C['type'];
@@ -48,6 +49,8 @@ export class ConsumerRunner<C extends MessageContract> {
     private readonly spec: ConsumerSpec<C>,
     private readonly logger: Logger,
     private readonly observe?: OutcomeObserver,
+    /** Names the consuming service on its spans. */
+    private readonly service = 'unknown',
   ) {}
 
   get queue(): string {
@@ -88,32 +91,42 @@ export class ConsumerRunner<C extends MessageContract> {
       this.settle(channel, message, 'dead-letter', messageId);
       return;
     }
-    await runWithLogContext({ messageId: parsed.messageId }, async () => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await this.spec.handle(parsed);
-          this.settle(channel, message, 'ack', messageId);
-          return;
-        } catch (error) {
-          if (error instanceof PoisonMessageError) {
-            this.logger.error({ err: error, queue: this.queue }, 'poison message; dead-lettering');
-            this.settle(channel, message, 'dead-letter', messageId);
-            return;
-          }
-          if (isDependencyUnavailable(error) && !this.stopping) {
-            const delay = backoffDelay(Math.min(attempt, 8), 100, 5000);
-            this.logger.warn({ err: error, queue: this.queue, retryInMs: delay }, 'dependency down; retrying message');
-            await sleep(delay);
-            continue;
-          }
-          this.logger.error({ err: error, queue: this.queue }, 'message handler failed; requeueing');
-          // A short pause keeps a persistently failing message from spinning the CPU.
-          await sleep(this.stopping ? 0 : 250);
-          this.settle(channel, message, 'requeue', messageId);
+    // The handler runs in a CONSUMER span, child of the publisher's trace carried in the headers.
+    const attributes = { [SERVICE_ATTRIBUTE]: this.service, 'messaging.destination.name': this.queue, 'messaging.message.id': parsed.messageId };
+    const parent = extractTraceContext(parsed.headers);
+    await runWithLogContext({ messageId: parsed.messageId }, () =>
+      withSpan(`process ${parsed.type}`, attributes, () => this.handleWithRetries(channel, message, parsed, messageId), {
+        kind: SpanKind.CONSUMER,
+        parent,
+      }),
+    );
+  }
+
+  private async handleWithRetries(channel: Channel, message: ConsumeMessage, parsed: ReceivedMessage<C>, messageId: string | undefined): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.spec.handle(parsed);
+        this.settle(channel, message, 'ack', messageId);
+        return;
+      } catch (error) {
+        if (error instanceof PoisonMessageError) {
+          this.logger.error({ err: error, queue: this.queue }, 'poison message; dead-lettering');
+          this.settle(channel, message, 'dead-letter', messageId);
           return;
         }
+        if (isDependencyUnavailable(error) && !this.stopping) {
+          const delay = backoffDelay(Math.min(attempt, 8), 100, 5000);
+          this.logger.warn({ err: error, queue: this.queue, retryInMs: delay }, 'dependency down; retrying message');
+          await sleep(delay);
+          continue;
+        }
+        this.logger.error({ err: error, queue: this.queue }, 'message handler failed; requeueing');
+        // A short pause keeps a persistently failing message from spinning the CPU.
+        await sleep(this.stopping ? 0 : 250);
+        this.settle(channel, message, 'requeue', messageId);
+        return;
       }
-    });
+    }
   }
 
   private parse(message: ConsumeMessage, messageId: string | undefined): ReceivedMessage<C> | undefined {

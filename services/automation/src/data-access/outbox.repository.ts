@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageContract, MessageOf, Pool, PoolClient } from '@mailer/shared';
+import { currentTraceparent, type MessageContract, type MessageOf, type Pool, type PoolClient } from '@mailer/shared';
 
 type Queryable = Pool | PoolClient;
 
@@ -8,21 +8,24 @@ export interface OutboxMessage {
   message_id: string;
   type: string;
   payload: unknown;
+  /** The traceparent of the writing transaction, or null when it ran untraced. */
+  trace_context: string | null;
 }
 
 /** Stores a fact in the same transaction as the change that causes it; the relay publishes it. */
 export async function addToOutbox<C extends MessageContract>(client: Queryable, contract: C, payload: MessageOf<C>): Promise<void> {
-  await client.query('INSERT INTO outbox (message_id, type, payload) VALUES ($1, $2, $3)', [
+  await client.query('INSERT INTO outbox (message_id, type, payload, trace_context) VALUES ($1, $2, $3, $4)', [
     randomUUID(),
     contract.type,
     JSON.stringify(contract.schema.parse(payload)),
+    currentTraceparent(),
   ]);
 }
 
 /** Locks the oldest unpublished messages for this relay (others skip them). */
 export async function lockOutboxBatch(client: PoolClient, limit: number): Promise<OutboxMessage[]> {
   const { rows } = await client.query<OutboxMessage>(
-    'SELECT id, message_id, type, payload FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+    'SELECT id, message_id, type, payload, trace_context FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
     [limit],
   );
   return rows;

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@mailer/shared';
+import { currentTraceparent, type Pool, type PoolClient } from '@mailer/shared';
 
 type Queryable = Pool | PoolClient;
 
@@ -17,6 +17,8 @@ export interface ClaimedSend {
   attempts: number;
   /** 'claimed' when this claim took over an expired lease (a crashed or stalled instance). */
   previous_state: SendState;
+  /** The traceparent of the work that scheduled the step (a delayed send continues its trace). */
+  trace_context: string | null;
 }
 
 /** Writes a step's ledger row, due at `dueAt`; nothing when the step already has one (dedupe). */
@@ -25,10 +27,10 @@ export async function scheduleStep(
   step: { runId: number; accountId: number; contactId: number; workflowId: number; stepId: string; stepIndex: number; messageId: string; delayMs: number },
 ): Promise<boolean> {
   const { rowCount } = await client.query(
-    `INSERT INTO sends (run_id, account_id, contact_id, workflow_id, step_id, step_index, message_id, due_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond')
+    `INSERT INTO sends (run_id, account_id, contact_id, workflow_id, step_id, step_index, message_id, due_at, trace_context)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + $8 * interval '1 millisecond', $9)
      ON CONFLICT ON CONSTRAINT sends_once_key DO NOTHING`,
-    [step.runId, step.accountId, step.contactId, step.workflowId, step.stepId, step.stepIndex, step.messageId, step.delayMs],
+    [step.runId, step.accountId, step.contactId, step.workflowId, step.stepId, step.stepIndex, step.messageId, step.delayMs, currentTraceparent()],
   );
   return rowCount === 1;
 }
@@ -51,7 +53,7 @@ export async function claimDueSends(pool: Pool, instance: string, limit: number,
               FOR UPDATE SKIP LOCKED) due
       WHERE s.id = due.id
   RETURNING s.id, s.run_id, s.account_id, s.contact_id, s.workflow_id, s.step_id, s.step_index, s.message_id, s.attempts,
-            due.previous_state`,
+            due.previous_state, s.trace_context`,
     [instance, leaseMs, limit],
   );
   return rows;

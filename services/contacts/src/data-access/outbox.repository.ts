@@ -1,10 +1,12 @@
-import type { MessageContract, MessageOf } from '@mailer/shared';
+import { currentTraceparent, type MessageContract, type MessageOf } from '@mailer/shared';
 import type { Queryable } from './queryable';
 
 export interface OutboxRow {
   id: number;
   message_type: string;
   payload: unknown;
+  /** The traceparent of the writing transaction, or null when it ran untraced. */
+  trace_context: string | null;
 }
 
 /** Called inside the transaction that makes the change, so the fact and the change commit together. */
@@ -15,8 +17,8 @@ export async function enqueueMessage<C extends MessageContract>(
 ): Promise<number> {
   const checked: unknown = contract.schema.parse(payload);
   const { rows } = await db.query<{ id: number }>(
-    'INSERT INTO outbox (message_type, payload) VALUES ($1, $2) RETURNING id',
-    [contract.type, JSON.stringify(checked)],
+    'INSERT INTO outbox (message_type, payload, trace_context) VALUES ($1, $2, $3) RETURNING id',
+    [contract.type, JSON.stringify(checked), currentTraceparent()],
   );
   return rows[0]!.id;
 }
@@ -24,7 +26,7 @@ export async function enqueueMessage<C extends MessageContract>(
 /** Oldest unpublished rows, locked for this relay; other relays skip them rather than wait. */
 export async function claimPending(db: Queryable, limit: number): Promise<OutboxRow[]> {
   const { rows } = await db.query<OutboxRow>(
-    `SELECT id, message_type, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    `SELECT id, message_type, payload, trace_context FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
     [limit],
   );
   return rows;

@@ -89,7 +89,8 @@ export class OutboxRelay {
   private publish(row: OutboxRow): Promise<void> {
     const contract: MessageContract | undefined = outboxContracts.get(row.message_type);
     if (!contract) return Promise.reject(new Error(`no contract for outbox type ${row.message_type}`));
-    return this.deps.broker.publish(contract, row.payload, { messageId: String(row.id) });
+    const headers = row.trace_context ? { traceparent: row.trace_context } : undefined;
+    return this.deps.broker.publish(contract, row.payload, { messageId: String(row.id), headers });
   }
 
   private async pruneNowAndThen(): Promise<void> {

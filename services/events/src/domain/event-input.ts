@@ -1,6 +1,20 @@
 import { z } from 'zod';
 
 export const MAX_PROPERTIES = 100;
+/** Deeper values are refused: serialising them (publish, consumers) would overflow the stack. */
+export const MAX_PROPERTIES_DEPTH = 32;
+
+/** Whether `value` nests objects/arrays at most `limit` levels deep (iterative: no recursion to overflow). */
+function nestedAtMost(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop() as [unknown, number];
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > limit) return false;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
 
 /** The body of `POST /v1/events`; unknown top-level fields are ignored. */
 export const eventInputSchema = z.object({
@@ -18,6 +32,7 @@ export const eventInputSchema = z.object({
   properties: z
     .record(z.string(), z.unknown(), { error: 'must be an object' })
     .refine((value) => Object.keys(value).length <= MAX_PROPERTIES, `must have at most ${MAX_PROPERTIES} entries`)
+    .refine((value) => nestedAtMost(value, MAX_PROPERTIES_DEPTH), `must not nest deeper than ${MAX_PROPERTIES_DEPTH} levels`)
     .optional()
     .describe(`Free-form attributes for personalization, at most ${MAX_PROPERTIES} entries.`),
 });

@@ -1,4 +1,4 @@
-import { backoffDelay, isDependencyUnavailable, sleep } from '@mailer/shared';
+import { backoffDelay, isDependencyUnavailable, SERVICE_ATTRIBUTE, sleep, SpanKind, withSpan } from '@mailer/shared';
 import { findWorkflow } from '../../data-access/workflows.repository';
 import { SmtpFailure } from '../../data-access/smtp-mailer';
 import type { ClaimedSend } from '../../data-access/sends.repository';
@@ -48,7 +48,7 @@ async function attempt(ctx: SendContext, send: ClaimedSend): Promise<Finish> {
   }
   const { workflow, email } = prepared;
   try {
-    const response = await ctx.mailer.send(email);
+    const response = await smtpSend(ctx, send, email);
     return { outcome: { state: 'sent', smtpResponse: response }, log: 'sent', workflow, email: email.to };
   } catch (error) {
     if (!(error instanceof SmtpFailure)) throw error;
@@ -75,6 +75,19 @@ async function attempt(ctx: SendContext, send: ClaimedSend): Promise<Finish> {
       email: email.to,
     };
   }
+}
+
+/** The SMTP call in its own span: ids only, never the recipient's address. */
+function smtpSend(ctx: SendContext, send: ClaimedSend, email: Parameters<SendContext['mailer']['send']>[0]): Promise<string> {
+  const attributes = {
+    [SERVICE_ATTRIBUTE]: 'automation',
+    'mailer.message_id': send.message_id,
+    'mailer.workflow_id': send.workflow_id,
+    'mailer.step_id': send.step_id,
+    'mailer.account_id': send.account_id,
+    'mailer.contact_id': send.contact_id,
+  };
+  return withSpan('smtp.send', attributes, () => ctx.mailer.send(email), { kind: SpanKind.CLIENT });
 }
 
 /**

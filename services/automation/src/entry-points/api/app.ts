@@ -6,6 +6,7 @@ import {
   healthRoutes,
   notFoundHandler,
   requestId,
+  traceRequests,
   requireIdentity,
   type Broker,
   type Pool,
@@ -28,6 +29,7 @@ export function buildApp(deps: AutomationAppDeps): Express {
   app.disable('x-powered-by');
   app.use(httpMetrics(deps.metrics));
   app.use(requestId());
+  app.use(traceRequests('automation'));
   app.use(
     healthRoutes('automation', [
       { name: 'postgres', check: async () => void (await deps.pool.query('SELECT 1')) },

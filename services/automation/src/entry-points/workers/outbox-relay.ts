@@ -45,7 +45,8 @@ export class OutboxRelay {
       for (const message of batch) {
         const contract = CONTRACTS[message.type];
         if (!contract) throw new Error(`outbox holds an unknown message type ${message.type}`);
-        await this.broker.publish(contract, message.payload, { messageId: message.message_id });
+        const headers = message.trace_context ? { traceparent: message.trace_context } : undefined;
+        await this.broker.publish(contract, message.payload, { messageId: message.message_id, headers });
       }
       await deleteFromOutbox(
         client,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { contextFromTraceparent, SERVICE_ATTRIBUTE, withSpan } from '@mailer/shared';
 import { claimDueSends } from '../../data-access/sends.repository';
 import { processSend } from '../../domain/sending/process-send';
 import type { SendContext } from '../../domain/sending/send-context';
@@ -50,7 +51,13 @@ export class SendScheduler {
     }
     const claimed = await claimDueSends(this.ctx.pool, this.instance, free, this.options.leaseMs);
     for (const send of claimed) {
-      const work = processSend(this.ctx, send)
+      // The step continues the trace of the event that scheduled it, however long the wait was.
+      const work = withSpan(
+        `send step ${send.step_id}`,
+        { [SERVICE_ATTRIBUTE]: 'automation', 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
+        () => processSend(this.ctx, send),
+        { parent: contextFromTraceparent(send.trace_context) },
+      )
         .catch((error: unknown) =>
           this.ctx.logger.error({ err: error, sendId: send.id }, 'send failed unexpectedly; the lease will expire and it is retried'),
         )

@@ -7,6 +7,7 @@ import {
   healthRoutes,
   notFoundHandler,
   requestId,
+  traceRequests,
   requireIdentity,
   type Broker,
   type Pool,
@@ -28,6 +29,7 @@ export function buildApp(deps: CampaignsAppDeps): Express {
   app.disable('x-powered-by');
   app.use(httpMetrics(deps.metrics));
   app.use(requestId());
+  app.use(traceRequests('campaigns'));
   app.use(
     healthRoutes('campaigns', [
       { name: 'postgres', check: async () => void (await deps.pool.query('SELECT 1')) },

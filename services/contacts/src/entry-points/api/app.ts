@@ -7,6 +7,7 @@ import {
   healthRoutes,
   notFoundHandler,
   requestId,
+  traceRequests,
   requireIdentity,
   type Broker,
   type Pool,
@@ -32,6 +33,7 @@ export function buildApp(deps: ContactsAppDeps): Express {
   app.use(httpMetrics(deps.metrics));
   app.set('query parser', 'simple');
   app.use(requestId());
+  app.use(traceRequests('contacts'));
   app.use(
     healthRoutes('contacts', [
       { name: 'postgres', check: async () => void (await deps.pool.query('SELECT 1')) },

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { httpMetrics, metricsRoutes, type Registry } from '@mailer/shared';
-import { errorMiddleware, fragmentRoute, healthRoutes, jsonBody, notFoundHandler, requestId, requireIdentity } from '@mailer/shared';
+import { errorMiddleware, fragmentRoute, healthRoutes, jsonBody, notFoundHandler, requestId, traceRequests, requireIdentity } from '@mailer/shared';
 import { eventsStatusByCode } from '../../domain/events.errors';
 import type { IngestDeps } from '../../domain/ingest-event';
 import { eventsRoutes } from './events.routes';
@@ -18,6 +18,7 @@ export function buildApp(deps: EventsAppDeps): Express {
   app.disable('x-powered-by');
   app.use(httpMetrics(deps.metrics));
   app.use(requestId());
+  app.use(traceRequests('events'));
   app.use(
     healthRoutes('events', [
       { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },

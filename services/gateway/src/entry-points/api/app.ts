@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { errorMiddleware, healthRoutes, httpMetrics, notFoundHandler, requestId, type Pool, type Redis, type Registry } from '@mailer/shared';
+import { errorMiddleware, healthRoutes, httpMetrics, notFoundHandler, requestId, traceRequests, type Pool, type Redis, type Registry } from '@mailer/shared';
 import { gatewayStatusByCode } from '../../domain/gateway.errors';
 import { settingsRoutes } from '../settings/settings.routes';
 import type { SettingsDeps } from '../settings/settings-deps';
@@ -34,6 +34,7 @@ function baseApp(deps: GatewayAppDeps): Express {
   app.set('trust proxy', deps.trustProxy.length > 0 ? deps.trustProxy : false);
   app.use(httpMetrics(deps.metrics));
   app.use(requestId());
+  app.use(traceRequests('gateway'));
   // Probes stay outside the limits: an orchestrator must always be able to ask.
   app.use(
     healthRoutes('gateway', [

@@ -1,8 +1,8 @@
 import { pipeline } from 'node:stream';
-import type { RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { Pool, type Dispatcher } from 'undici';
-import { AppError, IDENTITY_HEADER, signIdentity } from '@mailer/shared';
+import { AppError, IDENTITY_HEADER, injectTraceContext, SERVICE_ATTRIBUTE, signIdentity, SpanKind, withSpan } from '@mailer/shared';
 import { GatewayErrorCodes } from '../../domain/gateway.errors';
 import { accountOf } from './access-guard';
 import { requestHeadersForUpstream, responseHeadersForClient } from './proxy-headers';
@@ -49,51 +49,61 @@ export class UpstreamProxy {
   }
 
   handler(): RequestHandler {
-    return async (req, res, next) => {
-      const requestId = String(req.headers['x-request-id']);
-      const accountId = accountOf(res);
-      const extra: Record<string, string> = { 'x-request-id': requestId, 'x-forwarded-for': req.ip ?? '' };
-      if (accountId !== undefined) {
-        extra[IDENTITY_HEADER] = signIdentity({ accountId, requestId }, this.options.signingSecret);
-      }
-      const hasBody = (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined;
-      let upstream;
+    // A CLIENT span per proxied request; its traceparent goes upstream, so the service's spans join the trace.
+    return (req, res, next) =>
+      withSpan(
+        `proxy ${this.options.name}`,
+        { [SERVICE_ATTRIBUTE]: 'gateway', 'http.request.method': req.method, 'mailer.upstream': this.options.name },
+        () => this.forward(req, res, next),
+        { kind: SpanKind.CLIENT },
+      );
+  }
+
+  private async forward(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const requestId = String(req.headers['x-request-id']);
+    const accountId = accountOf(res);
+    const extra: Record<string, string> = { 'x-request-id': requestId, 'x-forwarded-for': req.ip ?? '' };
+    if (accountId !== undefined) {
+      extra[IDENTITY_HEADER] = signIdentity({ accountId, requestId }, this.options.signingSecret);
+    }
+    injectTraceContext(extra);
+    const hasBody = (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined;
+    let upstream;
+    try {
+      upstream = await this.pool.request({
+        method: req.method as 'GET',
+        path: req.originalUrl,
+        headers: requestHeadersForUpstream(req.headers, extra),
+        body: hasBody ? req : null,
+      });
+    } catch (error) {
+      this.options.logger.warn({ err: error, upstream: this.options.name }, 'upstream request failed');
+      next(upstreamError(this.options.name, error));
+      return;
+    }
+    const length = Number(upstream.headers['content-length'] ?? -1);
+    if (length >= 0 && length <= SMALL_BODY_BYTES) {
+      // Small JSON answers are read whole: cheaper than a stream pipeline, and a failure mid-body
+      // can still become a clean 502 because nothing has been sent yet.
+      let body: Buffer;
       try {
-        upstream = await this.pool.request({
-          method: req.method as 'GET',
-          path: req.originalUrl,
-          headers: requestHeadersForUpstream(req.headers, extra),
-          body: hasBody ? req : null,
-        });
+        body = Buffer.from(await upstream.body.arrayBuffer());
       } catch (error) {
-        this.options.logger.warn({ err: error, upstream: this.options.name }, 'upstream request failed');
+        this.options.logger.warn({ err: error, upstream: this.options.name }, 'upstream response interrupted');
         next(upstreamError(this.options.name, error));
         return;
       }
-      const length = Number(upstream.headers['content-length'] ?? -1);
-      if (length >= 0 && length <= SMALL_BODY_BYTES) {
-        // Small JSON answers are read whole: cheaper than a stream pipeline, and a failure mid-body
-        // can still become a clean 502 because nothing has been sent yet.
-        let body: Buffer;
-        try {
-          body = Buffer.from(await upstream.body.arrayBuffer());
-        } catch (error) {
-          this.options.logger.warn({ err: error, upstream: this.options.name }, 'upstream response interrupted');
-          next(upstreamError(this.options.name, error));
-          return;
-        }
-        this.writeHead(res, upstream);
-        res.end(body);
-        return;
-      }
       this.writeHead(res, upstream);
-      pipeline(upstream.body, res, (error) => {
-        if (!error) return;
-        // A client that hangs up mid-download is routine; an upstream that breaks off is not.
-        const level = req.destroyed ? 'debug' : 'warn';
-        this.options.logger[level]({ err: error, upstream: this.options.name }, 'upstream response interrupted');
-      });
-    };
+      res.end(body);
+      return;
+    }
+    this.writeHead(res, upstream);
+    pipeline(upstream.body, res, (error) => {
+      if (!error) return;
+      // A client that hangs up mid-download is routine; an upstream that breaks off is not.
+      const level = req.destroyed ? 'debug' : 'warn';
+      this.options.logger[level]({ err: error, upstream: this.options.name }, 'upstream response interrupted');
+    });
   }
 
   private writeHead(res: Response, upstream: Dispatcher.ResponseData): void {
