@@ -10,8 +10,10 @@ export interface AutomationChild {
   url: string;
   /** SIGKILL, as an OOM kill or a lost node would: no shutdown hook runs. */
   kill9(): Promise<void>;
-  /** Starts a new process with the same environment (same database, broker namespace, port). */
-  start(): Promise<void>;
+  /** Starts a new process with the same environment (same database, broker namespace, port), plus `extra`. */
+  start(extra?: NodeJS.ProcessEnv): Promise<void>;
+  /** Resolves when the current process has exited by itself (e.g. a crash point killed it). */
+  died(timeoutMs: number): Promise<void>;
   /** Graceful stop (SIGTERM), for the end of the test. */
   stop(): Promise<void>;
 }
@@ -29,14 +31,16 @@ export function automationChild(env: NodeJS.ProcessEnv, port: number, logFile: s
   let child: ChildProcess | undefined;
   // A forgotten child must not outlive the test run.
   const killOnExit = () => child?.kill('SIGKILL');
-  process.once('exit', killOnExit);
 
-  async function start() {
+  async function start(extra: NodeJS.ProcessEnv = {}) {
+    // stop() unregisters it; a restarted child needs it again.
+    process.off('exit', killOnExit);
+    process.once('exit', killOnExit);
     const log = openSync(logFile, 'a');
     try {
       child = spawn(process.execPath, [MAIN], {
         cwd: path.join(ROOT, 'services', 'automation'),
-        env: { ...env, PORT: String(port) },
+        env: { ...env, ...extra, PORT: String(port) },
         stdio: ['ignore', log, log],
       });
     } finally {
@@ -63,6 +67,23 @@ export function automationChild(env: NodeJS.ProcessEnv, port: number, logFile: s
   return {
     url,
     start,
+    async died(timeoutMs) {
+      const current = child;
+      if (!current) return;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`automation still alive after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+      });
+      try {
+        await Promise.race([exited(current), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+      child = undefined;
+    },
     async kill9() {
       if (!child) return;
       const dying = exited(child);

@@ -68,6 +68,23 @@ describe('POST /v1/events', () => {
     expect(await tooMany.json()).toEqual({ errors: ['properties: must have at most 100 entries'] });
   });
 
+  it('refuses NUL anywhere in the event (Postgres could never store it downstream) with 422 and publishes nothing', async () => {
+    const account = newAccountId();
+    const bodies = [
+      { event: 'sign\u0000up', email: 'a@example.test' },
+      { event: 'signup', email: 'a@example.test', properties: { first_name: 'Ada\u0000' } },
+      { event: 'signup', email: 'a@example.test', properties: { 'key\u0000': 1 } },
+      { event: 'signup', email: 'a@example.test', properties: { nested: { list: ['ok', 'bad\u0000'] } } },
+    ];
+    for (const body of bodies) {
+      const response = await harness.post(account, body);
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { errors: string[] }).errors[0]).toMatch(/NUL/);
+    }
+    await harness.settle(account);
+    expect(harness.publishedFor(account)).toHaveLength(0);
+  });
+
   it('answers 413 for a body above 64 KiB and publishes nothing', async () => {
     const account = newAccountId();
     const response = await harness.post(account, { event: 'big', email: 'a@example.test', properties: { blob: 'x'.repeat(65 * 1024) } });

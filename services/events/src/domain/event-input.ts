@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@mailer/shared';
 
 export const MAX_PROPERTIES = 100;
 /** Deeper values are refused: serialising them (publish, consumers) would overflow the stack. */
@@ -16,6 +17,27 @@ function nestedAtMost(value: unknown, limit: number): boolean {
   return true;
 }
 
+/**
+ * Whether every key and string inside `value` can be stored downstream (contacts and automation
+ * keep properties in Postgres jsonb, which refuses NUL): refusing here answers 422 instead of
+ * accepting an event that could never be processed. Iterative, like `nestedAtMost`.
+ */
+function storableThroughout(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node === 'string') {
+      if (!isStorableText(node)) return false;
+    } else if (node !== null && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        if (!isStorableText(key)) return false;
+        pending.push(child);
+      }
+    }
+  }
+  return true;
+}
+
 /** The body of `POST /v1/events`; unknown top-level fields are ignored. */
 export const eventInputSchema = z.object({
   event: z
@@ -23,6 +45,7 @@ export const eventInputSchema = z.object({
     .min(1, 'must be 1 to 100 characters')
     .max(100, 'must be 1 to 100 characters')
     .refine((value) => value.trim().length > 0, 'must not be blank')
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
     .describe('Name of the product event, e.g. trial_started.'),
   email: z
     .string({ error: 'is required and must be a string' })
@@ -33,6 +56,7 @@ export const eventInputSchema = z.object({
     .record(z.string(), z.unknown(), { error: 'must be an object' })
     .refine((value) => Object.keys(value).length <= MAX_PROPERTIES, `must have at most ${MAX_PROPERTIES} entries`)
     .refine((value) => nestedAtMost(value, MAX_PROPERTIES_DEPTH), `must not nest deeper than ${MAX_PROPERTIES_DEPTH} levels`)
+    .refine(storableThroughout, `keys and strings ${UNSTORABLE_TEXT_MESSAGE}`)
     .optional()
     .describe(`Free-form attributes for personalization, at most ${MAX_PROPERTIES} entries.`),
 });

@@ -1,4 +1,4 @@
-import { Drop, Liquid, Tag, toValue, type TagToken, type TopLevelToken } from 'liquidjs';
+import { Drop, ForTag, Liquid, TablerowTag, Tag, toValue, type Context, type Emitter, type TagToken, type TopLevelToken } from 'liquidjs';
 
 /** A detail the template asked for that the contact and event lack, but the workflow has a fallback for. */
 export class MissingValue extends Drop {
@@ -53,6 +53,43 @@ function forbiddenTag(name: string) {
   };
 }
 
+/** How long a loop may run before it hands the event loop back to other work (HTTP, other sends). */
+const YIELD_EVERY_MS = 10;
+
+/**
+ * liquidjs only awaits promises, so a long loop runs as one chain of microtasks and blocks the
+ * process until renderLimit aborts it. These loops give way to the event loop every few
+ * milliseconds; the render budget still counts wall time, so the abort comes no later.
+ */
+function* givingWay<R>(inner: Generator<unknown, R, unknown>): Generator<unknown, R, unknown> {
+  let lastYield = Date.now();
+  let input: unknown;
+  for (;;) {
+    const step = inner.next(input);
+    if (step.done) return step.value;
+    input = yield step.value;
+    if (Date.now() - lastYield >= YIELD_EVERY_MS) {
+      yield new Promise((resolve) => setImmediate(resolve));
+      lastYield = Date.now();
+    }
+  }
+}
+
+class YieldingFor extends ForTag {
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- liquidjs's own signature
+  override *render(ctx: Context, emitter: Emitter): Generator<unknown, void | string, unknown> {
+    // For's generator takes the rendered templates back; givingWay passes each resolved value through unchanged.
+    // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- liquidjs's own signature
+    return yield* givingWay(super.render(ctx, emitter) as Generator<unknown, void | string, unknown>);
+  }
+}
+
+class YieldingTablerow extends TablerowTag {
+  override *render(ctx: Context, emitter: Emitter): Generator<unknown, void, unknown> {
+    return yield* givingWay(super.render(ctx, emitter));
+  }
+}
+
 /**
  * A Liquid engine for one kind of output: `html` escapes every output (a `| raw` filter opts out),
  * `text` leaves it as is. Both refuse file-system tags, look only at own properties, and abort a
@@ -71,5 +108,7 @@ export function createLiquidEngine(mode: 'html' | 'text', limits = RENDER_LIMITS
       mode === 'html' ? (value: unknown) => outputOf(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c) : outputOf,
   });
   for (const name of FILE_SYSTEM_TAGS) engine.registerTag(name, forbiddenTag(name));
+  engine.registerTag('for', YieldingFor);
+  engine.registerTag('tablerow', YieldingTablerow);
   return engine;
 }

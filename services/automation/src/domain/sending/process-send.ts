@@ -1,4 +1,5 @@
 import { backoffDelay, isDependencyUnavailable, SERVICE_ATTRIBUTE, sleep, SpanKind, withSpan } from '@mailer/shared';
+import { crashPoint } from '../../crash-point';
 import { findWorkflow } from '../../data-access/workflows.repository';
 import { SmtpFailure } from '../../data-access/smtp-mailer';
 import type { ClaimedSend } from '../../data-access/sends.repository';
@@ -31,6 +32,8 @@ export async function processSend(ctx: SendContext, send: ClaimedSend): Promise<
     ctx.logger.warn({ sendId: send.id, messageId: send.message_id }, 'claim was taken over before the outcome was recorded');
     return;
   }
+  // Test-only: outcome, outbox row and next step committed; the outbox is not yet published.
+  crashPoint('after_ledger_commit');
   ctx.onFinished?.(finish);
 }
 
@@ -49,6 +52,8 @@ async function attempt(ctx: SendContext, send: ClaimedSend): Promise<Finish> {
   const { workflow, email } = prepared;
   try {
     const response = await smtpSend(ctx, send, email);
+    // Test-only: the server accepted the email but "sent" is not committed (the duplicate window).
+    crashPoint('after_smtp_accepted');
     return { outcome: { state: 'sent', smtpResponse: response }, log: 'sent', workflow, email: email.to };
   } catch (error) {
     if (!(error instanceof SmtpFailure)) throw error;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { contextFromTraceparent, SERVICE_ATTRIBUTE, withSpan } from '@mailer/shared';
+import { crashPoint } from '../../crash-point';
 import { claimDueSends } from '../../data-access/sends.repository';
 import { processSend } from '../../domain/sending/process-send';
 import type { SendContext } from '../../domain/sending/send-context';
@@ -50,6 +51,8 @@ export class SendScheduler {
       return true;
     }
     const claimed = await claimDueSends(this.ctx.pool, this.instance, free, this.options.leaseMs);
+    // Test-only: the claims are committed with our lease, nothing is sent yet.
+    if (claimed.length > 0) crashPoint('after_claim');
     for (const send of claimed) {
       // The step continues the trace of the event that scheduled it, however long the wait was.
       const work = withSpan(
