@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createLogger } from '@mailer/shared';
 import type { Logger } from 'pino';
 import {
+  freePort,
   serviceTestEnv,
   startDnsTestServer,
   startSmtpSink,
@@ -20,7 +21,6 @@ import { loadEventsConfig } from '../../services/events/src/config';
 import { startEventsService } from '../../services/events/src/events-service';
 import { loadAutomationConfig } from '../../services/automation/src/config';
 import { startAutomationService } from '../../services/automation/src/automation-service';
-import { freePort } from '../stack/process-tools';
 
 const silent = (service: string) => createLogger(service, { level: 'silent' });
 

@@ -1,18 +1,4 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Pids of live processes whose environment carries `marker=value` (how we find a run's descendants). */
 export function processesMarked(marker: string, value: string): number[] {

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { testServers, waitFor } from '@mailer/shared/testing';
-import { freePort, processesMarked } from './process-tools';
+import { freePort, testServers, waitFor } from '@mailer/shared/testing';
+import { processesMarked } from './process-tools';
 
 const root = path.join(__dirname, '..', '..');
 

@@ -1,9 +1,8 @@
-import { metricValue, scrapeMetrics } from '@mailer/shared/testing';
+import { metricValue, scrapeMetrics, startPrivateRedis } from '@mailer/shared/testing';
 import { generateKey, keyWithParts } from '../src/domain/api-key-format';
 import { aKey } from './support/factories';
 import { startFakeUpstream } from './support/fake-upstream';
 import { expectNoKeyInLogs, headersFor, startGateway, stopGateways, uniqueIp, type Gateway } from './support/gateway-harness';
-import { startPrivateRedis } from './support/private-redis';
 
 const METRICS_TOKEN = 'metrics-token-for-the-test-0123';
 
@@ -24,7 +23,7 @@ describe('gateway /metrics', () => {
   });
   afterAll(async () => {
     await stopGateways();
-    await redis.kill();
+    await redis.stop();
     await upstream.close();
     expectNoKeyInLogs();
   });
@@ -73,7 +72,7 @@ describe('gateway /metrics', () => {
   it('counts decisions of the fallback limiter while Redis is down, on that instance only', async () => {
     const degraded = await startGateway({ CONTACTS_SERVICE_URL: upstream.url, REDIS_URL: redis.url });
     const { plaintext } = await aKey(degraded.pool);
-    await redis.kill();
+    await redis.kill9();
     for (let i = 0; i < 2; i++) expect((await get(degraded.url, plaintext, uniqueIp())).status).toBe(200);
     expect(metricValue(await scrapeMetrics(degraded.url), 'mailer_rate_limit_fallback_total')).toBe(2);
     expect(metricValue(await scrapeMetrics(gateway.url), 'mailer_rate_limit_fallback_total')).toBe(0);

@@ -1,4 +1,4 @@
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor, startPrivateRedis } from '@mailer/shared/testing';
 import { redisReady } from '@mailer/shared';
 import { markRevokedInRedis } from '../src/data-access/revocation-marker';
 import { revokeApiKey } from '../src/domain/manage-api-keys';
@@ -13,7 +13,6 @@ import {
   stopGateways,
   uniqueIp,
 } from './support/gateway-harness';
-import { startPrivateRedis } from './support/private-redis';
 
 describe('when Redis goes down', () => {
   let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
@@ -25,7 +24,7 @@ describe('when Redis goes down', () => {
   });
   afterAll(async () => {
     await stopGateways();
-    await redis.kill();
+    await redis.stop();
     await upstream.close();
     expectNoKeyInLogs();
   });
@@ -39,7 +38,7 @@ describe('when Redis goes down', () => {
     for (const key of [plaintext, revokedLater.plaintext]) expect((await get(key, uniqueIp())).status).toBe(200);
     expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
 
-    await redis.kill();
+    await redis.kill9();
 
     const ip = uniqueIp();
     const during = [];

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import net, { type AddressInfo } from 'node:net';
 import {
   Broker,
   contactBouncedV1,
@@ -12,7 +11,7 @@ import {
   type MessageContract,
   type MessageOf,
 } from '@mailer/shared';
-import { serviceTestEnv, startSmtpSink, testServers, waitFor } from '@mailer/shared/testing';
+import { freePort, serviceTestEnv, startSmtpSink, testServers, waitFor } from '@mailer/shared/testing';
 import { startAutomationService } from '../../src/automation-service';
 import { loadAutomationConfig } from '../../src/config';
 import { automationDatabaseUrl } from '../../src/database';
@@ -39,13 +38,6 @@ export function newContact(overrides: Partial<ContactSnapshot> = {}): ContactSna
   };
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export type AutomationService = Awaited<ReturnType<typeof startAutomationService>>;
 
