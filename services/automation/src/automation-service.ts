@@ -52,7 +52,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     pollMs: config.SCHEDULER_POLL_MS,
     afterSend: () => relay.wake(),
   });
-  consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, onEnrolled: () => scheduler.wake() });
+  consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler });
   consumeContactFacts(broker, { pool });
   relay.start();
   scheduler.start();

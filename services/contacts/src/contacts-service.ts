@@ -50,7 +50,7 @@ export async function startContactsService(
     observe: domainCheckMetrics(metrics),
   });
   outboxLagGauge(metrics, pool);
-  registerConsumers(broker, { pool, onOutcome: hooks.onMessageOutcome });
+  registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome });
   const relay = new OutboxRelay({ pool, broker, logger, pollMs: config.OUTBOX_POLL_MS });
   const app = buildApp({
     logger,

@@ -131,6 +131,8 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
           sink.faultCounts['hang-on-data'] += 1;
           return; // never answer: the client waits until its own timeout
         }
+        // Arrived when the last byte did: parsing below is the sink's own work, not the sender's.
+        const receivedAt = Date.now();
         const raw = Buffer.concat(chunks).toString('utf8');
         simpleParser(raw).then(
           (parsed) => {
@@ -141,7 +143,7 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
               raw,
               parsed,
               headers: headerMap(raw),
-              receivedAt: Date.now(),
+              receivedAt,
             });
             for (const wake of waiters.splice(0)) wake();
             if (fault === 'drop-after-store') {

@@ -12,6 +12,16 @@ export interface OutboxMessage {
   trace_context: string | null;
 }
 
+/** A fact validated against its contract, ready to be written with the change that causes it. */
+export interface OutboxFact {
+  type: string;
+  payload: unknown;
+}
+
+export function outboxFact<C extends MessageContract>(contract: C, payload: MessageOf<C>): OutboxFact {
+  return { type: contract.type, payload: contract.schema.parse(payload) };
+}
+
 /** Stores a fact in the same transaction as the change that causes it; the relay publishes it. */
 export async function addToOutbox<C extends MessageContract>(client: Queryable, contract: C, payload: MessageOf<C>): Promise<void> {
   await client.query('INSERT INTO outbox (message_id, type, payload, trace_context) VALUES ($1, $2, $3, $4)', [

@@ -6,7 +6,10 @@ import {
   type MessageContract,
 } from '@mailer/shared';
 
-/** Every message type this service writes to its outbox, by routing key. */
+/**
+ * Every message type this service's outbox may hold, by routing key. Enriched product events are
+ * published after commit now; the type stays so rows an older version wrote are still relayed.
+ */
 export const outboxContracts = new Map<string, MessageContract>(
   [contactCreatedV1, contactUpdatedV1, contactDeletedV1, productEventEnrichedV1].map((contract) => [
     contract.type,

@@ -1,10 +1,11 @@
-import { contactBouncedV1, emailSentV1, withTransaction } from '@mailer/shared';
-import { markContactFlag } from '../../data-access/contacts.repository';
-import { recordDelivery, type LogOutcome } from '../../data-access/delivery-log.repository';
-import { addToOutbox } from '../../data-access/outbox.repository';
-import { recordOutcome, type ClaimedSend, type SendOutcome } from '../../data-access/sends.repository';
+import { contactBouncedV1, emailSentV1 } from '@mailer/shared';
+import type { LogOutcome } from '../../data-access/delivery-log.repository';
+import { outboxFact, type OutboxFact } from '../../data-access/outbox.repository';
+import { recordSendOutcome, type NextStepRow } from '../../data-access/send-outcome.repository';
+import type { ClaimedSend, SendOutcome } from '../../data-access/sends.repository';
 import type { StoredWorkflow } from '../../data-access/workflows.repository';
-import { scheduleNextStep } from '../enrolment/schedule-next-step';
+import { nextEmailStep } from '../enrolment/next-email-step';
+import { stepMessageId } from './message-id';
 import type { SendContext } from './send-context';
 
 export interface Finish {
@@ -16,27 +17,24 @@ export interface Finish {
   bounce?: boolean;
 }
 
-/**
- * Records a step's outcome, its log line, the facts it causes (outbox) and, when the step is done
- * (sent, skipped, failed for good), the next step's ledger row: one transaction, and only while
- * this attempt still holds the claim. Returns false when the claim was lost to another instance.
- */
-export async function finishSend(ctx: SendContext, send: ClaimedSend, finish: Finish): Promise<boolean> {
-  return withTransaction(ctx.pool, async (client) => {
-    if (!(await recordOutcome(client, send, finish.outcome))) return false;
-    const { state } = finish.outcome;
-    const occurredAt = new Date().toISOString();
-    if (finish.bounce && finish.email) {
-      await markContactFlag(client, send.account_id, send.contact_id, 'bounced');
-      await addToOutbox(client, contactBouncedV1, {
+/** The facts the outcome causes: a bounce for the contacts service, "email sent/failed" for the counters. */
+function factsOf(send: ClaimedSend, finish: Finish): OutboxFact[] {
+  const facts: OutboxFact[] = [];
+  const { state } = finish.outcome;
+  const occurredAt = new Date().toISOString();
+  if (finish.bounce && finish.email) {
+    facts.push(
+      outboxFact(contactBouncedV1, {
         account_id: send.account_id,
         email: finish.email,
         reason: finish.outcome.reason ?? 'rejected',
         occurred_at: occurredAt,
-      });
-    }
-    if ((state === 'sent' || state === 'failed_permanent') && finish.workflow) {
-      await addToOutbox(client, emailSentV1, {
+      }),
+    );
+  }
+  if ((state === 'sent' || state === 'failed_permanent') && finish.workflow) {
+    facts.push(
+      outboxFact(emailSentV1, {
         account_id: send.account_id,
         contact_id: send.contact_id,
         workflow: finish.workflow.name,
@@ -44,9 +42,37 @@ export async function finishSend(ctx: SendContext, send: ClaimedSend, finish: Fi
         message_id: send.message_id,
         outcome: state === 'sent' ? 'sent' : 'failed',
         occurred_at: occurredAt,
-      });
-    }
-    await recordDelivery(client, {
+      }),
+    );
+  }
+  return facts;
+}
+
+/** The run's next email step once this one is done (sent, skipped, failed for good). */
+function nextStepOf(ctx: SendContext, send: ClaimedSend, finish: Finish): NextStepRow | undefined {
+  if (finish.outcome.state === 'failed_transient' || !finish.workflow) return undefined;
+  const definition = finish.workflow.definition;
+  const position = definition.steps.findIndex((step) => step.id === send.step_id);
+  const next = nextEmailStep(definition, position >= 0 ? position : send.step_index);
+  if (!next) return undefined;
+  const messageId = stepMessageId(
+    { accountId: send.account_id, contactId: send.contact_id, workflowId: send.workflow_id, stepId: next.stepId },
+    ctx.mailDomain,
+  );
+  return { stepId: next.stepId, stepIndex: next.stepIndex, delayMs: next.delayMs, messageId };
+}
+
+/**
+ * Records a step's outcome, its log line, the facts it causes (outbox) and the next step's ledger
+ * row: one atomic statement, and only while this attempt still holds the claim. Returns false when
+ * the claim was lost to another instance.
+ */
+export function finishSend(ctx: SendContext, send: ClaimedSend, finish: Finish): Promise<boolean> {
+  return recordSendOutcome(ctx.pool, {
+    send,
+    outcome: finish.outcome,
+    facts: factsOf(send, finish),
+    log: {
       accountId: send.account_id,
       contactId: send.contact_id,
       email: finish.email,
@@ -55,17 +81,8 @@ export async function finishSend(ctx: SendContext, send: ClaimedSend, finish: Fi
       outcome: finish.log,
       reason: finish.outcome.reason ?? finish.outcome.smtpResponse,
       messageId: send.message_id,
-    });
-    if (state !== 'failed_transient' && finish.workflow) {
-      const position = finish.workflow.definition.steps.findIndex((step) => step.id === send.step_id);
-      await scheduleNextStep(
-        client,
-        { runId: send.run_id, accountId: send.account_id, contactId: send.contact_id, workflowId: send.workflow_id },
-        finish.workflow.definition,
-        position >= 0 ? position : send.step_index,
-        ctx.mailDomain,
-      );
-    }
-    return true;
+    },
+    next: nextStepOf(ctx, send, finish),
+    markBounced: Boolean(finish.bounce && finish.email),
   });
 }

@@ -6,7 +6,7 @@ import type { ClaimedSend } from '../../data-access/sends.repository';
 import { recordDelivery } from '../../data-access/delivery-log.repository';
 import { RenderError } from '../rendering/render-email';
 import { finishSend, type Finish } from './finish-send';
-import { prepareEmail } from './prepare-email';
+import { prepareEmail, type LoadedSend } from './prepare-email';
 import type { SendContext } from './send-context';
 
 /**
@@ -14,7 +14,7 @@ import type { SendContext } from './send-context';
  * committed after it. A crash in between leaves the row claimed: when its lease expires another
  * claim re-sends it with the same Message-ID (the one documented duplicate window).
  */
-export async function processSend(ctx: SendContext, send: ClaimedSend): Promise<void> {
+export async function processSend(ctx: SendContext, send: ClaimedSend, loaded?: LoadedSend): Promise<void> {
   if (send.previous_state === 'claimed') {
     ctx.logger.warn({ sendId: send.id, messageId: send.message_id, attempt: send.attempts }, 'claim lease expired; re-sending with the same Message-ID');
     await recordDelivery(ctx.pool, {
@@ -27,7 +27,7 @@ export async function processSend(ctx: SendContext, send: ClaimedSend): Promise<
       messageId: send.message_id,
     });
   }
-  const finish = await attempt(ctx, send);
+  const finish = await attempt(ctx, send, loaded);
   if (!(await recordWithRetry(ctx, send, finish))) {
     ctx.logger.warn({ sendId: send.id, messageId: send.message_id }, 'claim was taken over before the outcome was recorded');
     return;
@@ -37,13 +37,13 @@ export async function processSend(ctx: SendContext, send: ClaimedSend): Promise<
   ctx.onFinished?.(finish);
 }
 
-async function attempt(ctx: SendContext, send: ClaimedSend): Promise<Finish> {
+async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend | undefined): Promise<Finish> {
   let prepared;
   try {
-    prepared = await prepareEmail(ctx, send);
+    prepared = await prepareEmail(ctx, send, loaded);
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
-    const workflow = await findWorkflow(ctx.pool, send.workflow_id);
+    const workflow = loaded?.workflow ?? (await findWorkflow(ctx.pool, send.workflow_id));
     return { outcome: { state: 'failed_permanent', reason: `render_failed: ${error.message}` }, log: 'failed_permanent', workflow };
   }
   if (prepared.kind === 'skip') {

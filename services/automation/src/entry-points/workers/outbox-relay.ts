@@ -10,11 +10,18 @@ const CONTRACTS: Record<string, MessageContract> = Object.fromEntries(
 const BATCH = 50;
 
 /**
+ * How long a wake-up waits for more rows: under load every send wakes the relay, and one pass per
+ * send would cost a transaction and a confirm round trip each; a pass every few ms batches them.
+ */
+const COALESCE_MS = 20;
+
+/**
  * Publishes committed outbox rows (confirmed by the broker) and deletes them in the same
  * transaction that locked them; a failed publish rolls back and is tried again later.
  */
 export class OutboxRelay {
   private readonly loop: WakeableLoop;
+  private pendingWake: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -29,11 +36,17 @@ export class OutboxRelay {
     this.loop.start();
   }
 
+  /** Publishes new rows soon (within COALESCE_MS) rather than at the next poll. */
   wake(): void {
-    this.loop.wake();
+    if (this.pendingWake) return;
+    this.pendingWake = setTimeout(() => {
+      this.pendingWake = undefined;
+      this.loop.wake();
+    }, COALESCE_MS);
   }
 
   stop(): Promise<void> {
+    clearTimeout(this.pendingWake);
     return this.loop.stop();
   }
 

@@ -3,7 +3,9 @@ import { contextFromTraceparent, SERVICE_ATTRIBUTE, withSpan } from '@mailer/sha
 import { crashPoint } from '../../crash-point';
 import { claimDueSends } from '../../data-access/sends.repository';
 import { processSend } from '../../domain/sending/process-send';
+import type { ImmediateSend, LoadedSend } from '../../domain/sending/prepare-email';
 import type { SendContext } from '../../domain/sending/send-context';
+import type { ClaimedSend } from '../../data-access/sends.repository';
 import { WakeableLoop } from './wakeable-loop';
 
 export interface SchedulerOptions {
@@ -16,12 +18,14 @@ export interface SchedulerOptions {
 
 /**
  * Claims due ledger rows (any number of instances side by side) and sends them, at most
- * `concurrency` at a time. Woken at once by a local enrolment; otherwise it polls.
+ * `concurrency` at a time; otherwise it polls. A first step due at enrolment skips the poll: the
+ * enrolment claims it for this instance in its own transaction and hands it over (`sendNow`).
  */
 export class SendScheduler {
   readonly instance = `automation-${randomUUID()}`;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly loop: WakeableLoop;
+  private stopping = false;
 
   constructor(
     private readonly ctx: SendContext,
@@ -38,10 +42,30 @@ export class SendScheduler {
     this.loop.wake();
   }
 
+  /**
+   * For an enrolment about to commit: this instance and its lease when it has room for one more
+   * send now, else undefined (the row stays pending and the loop claims it). Room is not reserved:
+   * concurrent enrolments may overshoot `concurrency` by at most the consumer's prefetch.
+   */
+  claimNow(): { instance: string; leaseMs: number } | undefined {
+    if (this.stopping || this.inFlight.size >= this.options.concurrency) return undefined;
+    return { instance: this.instance, leaseMs: this.options.leaseMs };
+  }
+
+  /** Sends steps claimed by `claimNow` once their enrolment committed. */
+  sendNow(sends: ImmediateSend[]): void {
+    // Stopping: they stay claimed; the lease expires and the restart (or another instance) sends them.
+    if (this.stopping) return;
+    // Test-only: the claims are committed with our lease, nothing is sent yet.
+    if (sends.length > 0) crashPoint('after_claim');
+    for (const { send, loaded } of sends) this.launch(send, loaded);
+  }
+
   /** Stops claiming, then lets every send in flight finish and record its outcome. */
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.loop.stop();
-    await Promise.all([...this.inFlight]);
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
   private async tick(): Promise<boolean> {
@@ -53,24 +77,26 @@ export class SendScheduler {
     const claimed = await claimDueSends(this.ctx.pool, this.instance, free, this.options.leaseMs);
     // Test-only: the claims are committed with our lease, nothing is sent yet.
     if (claimed.length > 0) crashPoint('after_claim');
-    for (const send of claimed) {
-      // The step continues the trace of the event that scheduled it, however long the wait was.
-      const work = withSpan(
-        `send step ${send.step_id}`,
-        { [SERVICE_ATTRIBUTE]: 'automation', 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
-        () => processSend(this.ctx, send),
-        { parent: contextFromTraceparent(send.trace_context) },
-      )
-        .catch((error: unknown) =>
-          this.ctx.logger.error({ err: error, sendId: send.id }, 'send failed unexpectedly; the lease will expire and it is retried'),
-        )
-        .finally(() => {
-          this.inFlight.delete(work);
-          this.options.afterSend?.();
-          this.loop.wake();
-        });
-      this.inFlight.add(work);
-    }
+    for (const send of claimed) this.launch(send);
     return claimed.length === free;
+  }
+
+  private launch(send: ClaimedSend, loaded?: LoadedSend): void {
+    // The step continues the trace of the event that scheduled it, however long the wait was.
+    const work = withSpan(
+      `send step ${send.step_id}`,
+      { [SERVICE_ATTRIBUTE]: 'automation', 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
+      () => processSend(this.ctx, send, loaded),
+      { parent: contextFromTraceparent(send.trace_context) },
+    )
+      .catch((error: unknown) =>
+        this.ctx.logger.error({ err: error, sendId: send.id }, 'send failed unexpectedly; the lease will expire and it is retried'),
+      )
+      .finally(() => {
+        this.inFlight.delete(work);
+        this.options.afterSend?.();
+        this.loop.wake();
+      });
+    this.inFlight.add(work);
   }
 }

@@ -2,14 +2,14 @@ import { productEventReceivedV1, QUEUES, type ConsumerSpec } from '@mailer/share
 import { upsertEventContact } from '../../domain/upsert-event-contact';
 import type { ConsumerDeps } from './consumer-deps';
 
-/** product_event.received.v1: upsert the contact, re-publish the event enriched with it. */
+/** product_event.received.v1: upsert the contact, publish the event enriched with it, then ack. */
 export const productEventConsumer = (deps: ConsumerDeps): ConsumerSpec<typeof productEventReceivedV1> => ({
   queue: QUEUES.contactsProductEvents.name,
   contracts: [productEventReceivedV1],
   prefetch: 16,
   handle: (message) =>
     upsertEventContact(
-      deps.pool,
+      deps,
       `${QUEUES.contactsProductEvents.name}:${message.messageId}`,
       message.payload,
     ),
