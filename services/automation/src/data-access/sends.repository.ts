@@ -1,4 +1,5 @@
 import type { Pool } from '@mailer/shared';
+import type { ProjectedContact } from './contacts.repository';
 
 export type SendState = 'pending' | 'claimed' | 'sent' | 'failed_transient' | 'failed_permanent' | 'skipped';
 
@@ -19,25 +20,45 @@ export interface ClaimedSend {
   trace_context: string | null;
 }
 
+/** A claimed row with what sending it needs, read by the claim itself. */
+export interface ClaimedSendWithContext extends ClaimedSend {
+  /** The contacts projection row, or null when automation never learned of the contact. */
+  contact: ProjectedContact | null;
+  event_name: string | null;
+  event_properties: Record<string, unknown> | null;
+  /** The workflow's version, to use a cached definition; null when the workflow is gone. */
+  workflow_updated_at: Date | null;
+}
+
 /**
  * Claims up to `limit` due rows for `instance`: pending or retrying rows whose time has come, and
  * claims whose lease expired. SKIP LOCKED lets any number of instances claim side by side; each row
- * goes to exactly one of them.
+ * goes to exactly one of them. The same statement reads each row's contact, event and workflow
+ * version, so a send needs no further reads (suppression is as fresh as the claim).
  */
-export async function claimDueSends(pool: Pool, instance: string, limit: number, leaseMs: number): Promise<ClaimedSend[]> {
-  const { rows } = await pool.query<ClaimedSend>(
+export async function claimDueSends(pool: Pool, instance: string, limit: number, leaseMs: number): Promise<ClaimedSendWithContext[]> {
+  const { rows } = await pool.query<ClaimedSendWithContext>(
     `UPDATE sends s
         SET state = 'claimed', attempts = s.attempts + 1, claimed_by = $1,
             lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
-       FROM (SELECT id, state AS previous_state FROM sends
-              WHERE (state IN ('pending', 'failed_transient') AND due_at <= now())
-                 OR (state = 'claimed' AND lease_until < now())
-              ORDER BY due_at
+       FROM (SELECT due.id, due.state AS previous_state, r.event_name, r.event_properties, w.updated_at AS workflow_updated_at,
+                    CASE WHEN c.contact_id IS NULL THEN NULL ELSE json_build_object(
+                      'account_id', c.account_id, 'contact_id', c.contact_id, 'email', c.email,
+                      'first_name', c.first_name, 'last_name', c.last_name, 'subscribed', c.subscribed,
+                      'bounced', c.bounced, 'deleted', c.deleted, 'tags', c.tags, 'custom_properties', c.custom_properties)
+                    END AS contact
+               FROM sends due
+               LEFT JOIN workflow_runs r ON r.id = due.run_id
+               LEFT JOIN workflows w ON w.id = due.workflow_id
+               LEFT JOIN contacts c ON c.account_id = due.account_id AND c.contact_id = due.contact_id
+              WHERE (due.state IN ('pending', 'failed_transient') AND due.due_at <= now())
+                 OR (due.state = 'claimed' AND due.lease_until < now())
+              ORDER BY due.due_at
               LIMIT $3
-              FOR UPDATE SKIP LOCKED) due
+              FOR UPDATE OF due SKIP LOCKED) due
       WHERE s.id = due.id
   RETURNING s.id, s.run_id, s.account_id, s.contact_id, s.workflow_id, s.step_id, s.step_index, s.message_id, s.attempts,
-            due.previous_state, s.trace_context`,
+            due.previous_state, s.trace_context, due.contact, due.event_name, due.event_properties, due.workflow_updated_at`,
     [instance, leaseMs, limit],
   );
   return rows;

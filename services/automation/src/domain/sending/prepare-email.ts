@@ -1,11 +1,12 @@
-import { findContact, type ProjectedContact } from '../../data-access/contacts.repository';
+import type { ProjectedContact } from '../../data-access/contacts.repository';
 import type { OutgoingEmail } from '../../data-access/smtp-mailer';
-import { findRun, type WorkflowRun } from '../../data-access/runs.repository';
-import type { ClaimedSend } from '../../data-access/sends.repository';
+import type { WorkflowRun } from '../../data-access/runs.repository';
+import type { ClaimedSend, ClaimedSendWithContext } from '../../data-access/sends.repository';
 import { findWorkflow, type StoredWorkflow } from '../../data-access/workflows.repository';
 import { templateScope } from '../rendering/template-scope';
 import { signUnsubscribeToken, unsubscribeUrl } from '../unsubscribe/unsubscribe-token';
 import type { SendContext } from './send-context';
+import type { WorkflowCache } from './workflow-cache';
 
 export type Prepared =
   | { kind: 'skip'; reason: string; workflow: StoredWorkflow | undefined; contact: ProjectedContact | undefined }
@@ -13,15 +14,24 @@ export type Prepared =
 
 /** What sending a step needs, when the caller already holds it (an enrolment sending at once). */
 export interface LoadedSend {
-  workflow: StoredWorkflow;
+  workflow: StoredWorkflow | undefined;
   contact: ProjectedContact | undefined;
-  run: Pick<WorkflowRun, 'event_name' | 'event_properties'>;
+  run: Pick<WorkflowRun, 'event_name' | 'event_properties'> | undefined;
 }
 
 /** A step claimed at enrolment, with the workflow, contact and event of that same transaction. */
 export interface ImmediateSend {
   send: ClaimedSend;
-  loaded: LoadedSend;
+  loaded: LoadedSend & { workflow: StoredWorkflow };
+}
+
+/** What the claim read with each row, and the workflow at the version it names. */
+export async function loadedFromClaim(workflows: WorkflowCache, claimed: ClaimedSendWithContext): Promise<LoadedSend> {
+  return {
+    workflow: await workflows.get(claimed.workflow_id, claimed.workflow_updated_at),
+    contact: claimed.contact ?? undefined,
+    run: claimed.event_name === null ? undefined : { event_name: claimed.event_name, event_properties: claimed.event_properties ?? {} },
+  };
 }
 
 /** Why a contact must not get this step's email right now, if anything (checked right before sending). */
@@ -33,22 +43,12 @@ function suppression(contact: ProjectedContact | undefined, workflow: StoredWork
   return undefined;
 }
 
-/** The current workflow, contact and run of a step claimed by the scheduler. */
-async function load(ctx: SendContext, send: ClaimedSend) {
-  const [workflow, contact, run] = await Promise.all([
-    findWorkflow(ctx.pool, send.workflow_id),
-    findContact(ctx.pool, send.account_id, send.contact_id),
-    findRun(ctx.pool, send.run_id),
-  ]);
-  return { workflow, contact, run };
-}
-
 /**
- * Decides skip or renders the email (may throw RenderError). A step claimed at enrolment comes with
- * `loaded`, read in the transaction that committed a moment ago; anything else is read now.
+ * Decides skip or renders the email (may throw RenderError), from what the claim read: by the
+ * enrolment's transaction a moment ago, or by the scheduler's claim statement.
  */
-export async function prepareEmail(ctx: SendContext, send: ClaimedSend, loaded?: LoadedSend): Promise<Prepared> {
-  const { workflow, contact, run } = loaded ?? (await load(ctx, send));
+export async function prepareEmail(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend): Promise<Prepared> {
+  const { workflow, contact, run } = loaded;
   const step = workflow?.definition.steps.find((candidate) => candidate.id === send.step_id);
   if (!workflow || !step || step.type !== 'email') return { kind: 'skip', reason: 'step_removed', workflow, contact };
   const suppressed = suppression(contact, workflow);

@@ -1,6 +1,5 @@
 import { backoffDelay, isDependencyUnavailable, SERVICE_ATTRIBUTE, sleep, SpanKind, withSpan } from '@mailer/shared';
 import { crashPoint } from '../../crash-point';
-import { findWorkflow } from '../../data-access/workflows.repository';
 import { SmtpFailure } from '../../data-access/smtp-mailer';
 import type { ClaimedSend } from '../../data-access/sends.repository';
 import { recordDelivery } from '../../data-access/delivery-log.repository';
@@ -14,7 +13,7 @@ import type { SendContext } from './send-context';
  * committed after it. A crash in between leaves the row claimed: when its lease expires another
  * claim re-sends it with the same Message-ID (the one documented duplicate window).
  */
-export async function processSend(ctx: SendContext, send: ClaimedSend, loaded?: LoadedSend): Promise<void> {
+export async function processSend(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend): Promise<void> {
   if (send.previous_state === 'claimed') {
     ctx.logger.warn({ sendId: send.id, messageId: send.message_id, attempt: send.attempts }, 'claim lease expired; re-sending with the same Message-ID');
     await recordDelivery(ctx.pool, {
@@ -37,13 +36,13 @@ export async function processSend(ctx: SendContext, send: ClaimedSend, loaded?: 
   ctx.onFinished?.(finish);
 }
 
-async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend | undefined): Promise<Finish> {
+async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend): Promise<Finish> {
   let prepared;
   try {
     prepared = await prepareEmail(ctx, send, loaded);
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
-    const workflow = loaded?.workflow ?? (await findWorkflow(ctx.pool, send.workflow_id));
+    const workflow = loaded.workflow;
     return { outcome: { state: 'failed_permanent', reason: `render_failed: ${error.message}` }, log: 'failed_permanent', workflow };
   }
   if (prepared.kind === 'skip') {

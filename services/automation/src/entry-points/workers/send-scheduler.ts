@@ -3,7 +3,8 @@ import { contextFromTraceparent, SERVICE_ATTRIBUTE, withSpan } from '@mailer/sha
 import { crashPoint } from '../../crash-point';
 import { claimDueSends } from '../../data-access/sends.repository';
 import { processSend } from '../../domain/sending/process-send';
-import type { ImmediateSend, LoadedSend } from '../../domain/sending/prepare-email';
+import { loadedFromClaim, type ImmediateSend, type LoadedSend } from '../../domain/sending/prepare-email';
+import { WorkflowCache } from '../../domain/sending/workflow-cache';
 import type { SendContext } from '../../domain/sending/send-context';
 import type { ClaimedSend } from '../../data-access/sends.repository';
 import { WakeableLoop } from './wakeable-loop';
@@ -26,12 +27,14 @@ export class SendScheduler {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly loop: WakeableLoop;
   private stopping = false;
+  private readonly workflows: WorkflowCache;
 
   constructor(
     private readonly ctx: SendContext,
     private readonly options: SchedulerOptions,
   ) {
     this.loop = new WakeableLoop('send-scheduler', () => this.tick(), options.pollMs, ctx.logger);
+    this.workflows = new WorkflowCache(ctx.pool);
   }
 
   start(): void {
@@ -58,7 +61,7 @@ export class SendScheduler {
     if (this.stopping) return;
     // Test-only: the claims are committed with our lease, nothing is sent yet.
     if (sends.length > 0) crashPoint('after_claim');
-    for (const { send, loaded } of sends) this.launch(send, loaded);
+    for (const { send, loaded } of sends) this.launch(send, () => Promise.resolve(loaded));
   }
 
   /** Stops claiming, then lets every send in flight finish and record its outcome. */
@@ -77,16 +80,17 @@ export class SendScheduler {
     const claimed = await claimDueSends(this.ctx.pool, this.instance, free, this.options.leaseMs);
     // Test-only: the claims are committed with our lease, nothing is sent yet.
     if (claimed.length > 0) crashPoint('after_claim');
-    for (const send of claimed) this.launch(send);
+    for (const send of claimed) this.launch(send, () => loadedFromClaim(this.workflows, send));
     return claimed.length === free;
   }
 
-  private launch(send: ClaimedSend, loaded?: LoadedSend): void {
+  /** Sends one claimed row in the background; `load` runs inside, so its failure costs only this row. */
+  private launch(send: ClaimedSend, load: () => Promise<LoadedSend>): void {
     // The step continues the trace of the event that scheduled it, however long the wait was.
     const work = withSpan(
       `send step ${send.step_id}`,
       { [SERVICE_ATTRIBUTE]: 'automation', 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
-      () => processSend(this.ctx, send, loaded),
+      async () => processSend(this.ctx, send, await load()),
       { parent: contextFromTraceparent(send.trace_context) },
     )
       .catch((error: unknown) =>
