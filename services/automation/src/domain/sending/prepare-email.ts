@@ -2,7 +2,7 @@ import type { ProjectedContact } from '../../data-access/contacts.repository';
 import type { OutgoingEmail } from '../../data-access/smtp-mailer';
 import type { WorkflowRun } from '../../data-access/runs.repository';
 import type { ClaimedSend, ClaimedSendWithContext } from '../../data-access/sends.repository';
-import { findWorkflow, type StoredWorkflow } from '../../data-access/workflows.repository';
+import type { StoredWorkflow } from '../../data-access/workflows.repository';
 import { templateScope } from '../rendering/template-scope';
 import { signUnsubscribeToken, unsubscribeUrl } from '../unsubscribe/unsubscribe-token';
 import type { SendContext } from './send-context';
