@@ -1,0 +1,67 @@
+import type { BenchConfig } from './bench-config';
+import type { BrokerSettler } from './broker-quiet';
+import type { ClosedLoopScenario } from './bench-results';
+import { runClosedLoop, type ClosedLoopResult } from './closed-loop';
+import type { Targets } from './load-targets';
+import { median } from './percentile';
+
+/** The order of one round: the baseline is measured right before the scenarios it is compared with. */
+const ORDER: Array<[ClosedLoopScenario, keyof Targets]> = [
+  ['baselineA', 'baselineA'],
+  ['getContact', 'getContact'],
+  ['createContact', 'createContact'],
+  ['ingestEvent', 'ingestEvent'],
+];
+
+/**
+ * A short unrecorded warm-up of every target (JIT, pools, the DNS cache), then BENCH_ROUNDS rounds
+ * of A, GET, POST, EVENTS interleaved, so slow drift of a shared machine hits all of them alike.
+ * Each starts once the broker is quiet, so no scenario pays for the queued work of the one before.
+ */
+export async function runClosedLoopRounds(
+  config: BenchConfig,
+  targets: Targets,
+  pids: ReadonlyMap<string, number>,
+  settler: BrokerSettler,
+) {
+  const log = (text: string) => process.stderr.write(`${text}\n`);
+  for (const [, key] of ORDER) {
+    await settler.before(`warm-up ${targets[key].name}`);
+    await runClosedLoop(targets[key], {
+      connections: config.connections,
+      seconds: config.warmupSeconds,
+      pids,
+      drained: settler.drained,
+    });
+  }
+  const closedLoop: Record<ClosedLoopScenario, ClosedLoopResult[]> = {
+    baselineA: [],
+    getContact: [],
+    createContact: [],
+    ingestEvent: [],
+  };
+  for (let round = 1; round <= config.rounds; round++) {
+    for (const [scenario, key] of ORDER) {
+      await settler.before(`round ${round} ${targets[key].name}`);
+      const result = await runClosedLoop(targets[key], {
+        connections: config.connections,
+        seconds: config.secondsPerScenario,
+        pids,
+        drained: settler.drained,
+      });
+      closedLoop[scenario].push(result);
+      log(
+        `round ${round}: ${result.scenario}: ${result.reqPerS} req/s, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, errors ${result.errors}, queued work done ${result.asyncDrainMs} ms later`,
+      );
+    }
+  }
+  const medianOf = (scenario: ClosedLoopScenario) =>
+    Math.round(median(closedLoop[scenario].map((result) => result.reqPerS)));
+  const medianReqPerS: Record<ClosedLoopScenario, number> = {
+    baselineA: medianOf('baselineA'),
+    getContact: medianOf('getContact'),
+    createContact: medianOf('createContact'),
+    ingestEvent: medianOf('ingestEvent'),
+  };
+  return { closedLoop, medianReqPerS };
+}

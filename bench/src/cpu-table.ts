@@ -1,0 +1,30 @@
+import type { BenchResults, ClosedLoopScenario } from './bench-results';
+import { median } from './percentile';
+
+/**
+ * CPU per request of each closed-loop scenario (median over the rounds), in µs: each process, the
+ * services together, and the whole machine (which also counts the load generator and other work),
+ * counted until the work the requests queued on the broker was done (its duration: last column).
+ */
+export function cpuTable(results: BenchResults): Array<Record<string, string | number>> {
+  return (
+    Object.entries(results.closedLoop) as Array<
+      [ClosedLoopScenario, BenchResults['closedLoop'][ClosedLoopScenario]]
+    >
+  ).map(([scenario, rounds]) => {
+    const names = Object.keys(rounds[0]?.cpuMicrosPerRequest.processes ?? {});
+    const row: Record<string, string | number> = { 'µs CPU / request': rounds[0]?.scenario ?? scenario };
+    for (const name of names)
+      row[name] = median(rounds.map((round) => round.cpuMicrosPerRequest.processes[name] ?? Number.NaN));
+    row['services'] = median(
+      rounds.map((round) =>
+        Object.entries(round.cpuMicrosPerRequest.processes)
+          .filter(([name]) => name !== 'baseline-a')
+          .reduce((sum, [, micros]) => sum + micros, 0),
+      ),
+    );
+    row['machine'] = median(rounds.map((round) => round.cpuMicrosPerRequest.machine));
+    row['queued work ms'] = median(rounds.map((round) => round.asyncDrainMs));
+    return row;
+  });
+}

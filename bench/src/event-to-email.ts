@@ -1,0 +1,75 @@
+import type { SmtpSink } from '@mailer/shared/testing';
+import { runOpenLoop } from './open-loop';
+import { SIGNUP_EVENT } from './operator-setup';
+import { percentile } from './percentile';
+import { SinkArrivals } from './sink-arrivals';
+import { BENCH_DOMAIN } from './start-stack';
+
+export interface EventToEmailResult {
+  ratePerS: number;
+  events: number;
+  accepted: number;
+  non2xx: number;
+  errors: number;
+  arrived: number;
+  /** Accepted events whose email never reached the sink within the straggler wait. */
+  missing: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/**
+ * Sign-up events for new addresses at a fixed rate through the gateway's events listener; latency
+ * runs from each event's scheduled send time to its welcome email's arrival in the sink.
+ */
+export async function measureEventToEmail(options: {
+  sink: SmtpSink;
+  eventsUrl: string;
+  apiKey: string;
+  runId: string;
+  ratePerS: number;
+  seconds: number;
+  stragglerWaitMs: number;
+}): Promise<EventToEmailResult> {
+  const tag = `.${options.runId}.r${options.ratePerS}@${BENCH_DOMAIN}`;
+  const email = (index: number) => `signup${index}${tag}`;
+  const scheduledAt = new Map<string, number>();
+  const arrivals = new SinkArrivals(options.sink, (recipient) => recipient.endsWith(tag));
+  const ingest = await runOpenLoop(
+    options.eventsUrl,
+    options.ratePerS,
+    options.seconds,
+    (index) => ({
+      method: 'POST',
+      path: '/v1/events',
+      headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        event: SIGNUP_EVENT,
+        email: email(index),
+        properties: { first_name: `User${index}`, plan: 'trial' },
+      }),
+    }),
+    ({ index, status, scheduledAtMs }) => {
+      if (status >= 200 && status <= 299) scheduledAt.set(email(index), scheduledAtMs);
+    },
+  );
+  await arrivals.waitFor(scheduledAt.size, options.stragglerWaitMs);
+  const latencies: number[] = [];
+  for (const [recipient, due] of scheduledAt) {
+    const received = arrivals.receivedAt.get(recipient);
+    if (received !== undefined) latencies.push(received - due);
+  }
+  return {
+    ratePerS: options.ratePerS,
+    events: ingest.sent,
+    accepted: scheduledAt.size,
+    non2xx: ingest.non2xx,
+    errors: ingest.errors,
+    arrived: latencies.length,
+    missing: scheduledAt.size - latencies.length,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: latencies.length > 0 ? Math.max(...latencies) : Number.NaN,
+  };
+}

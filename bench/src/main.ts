@@ -1,0 +1,205 @@
+// `npm run bench`: the whole stack, started here from the built services, measured against
+// baselines run on the same machine in the same run (README.md). Exits 0 when the run measured
+// something valid, whether or not the targets are met; non-zero when the run itself failed.
+import path from 'node:path';
+import { freePort } from '@mailer/shared/testing';
+import { loadBenchConfig } from './bench-config';
+import type { BenchResults } from './bench-results';
+import { measureBacklogDrain } from './backlog-drain';
+import { brokerSettler } from './broker-quiet';
+import { Cleanup } from './cleanup';
+import { runClosedLoopRounds } from './closed-loop-rounds';
+import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
+import { loadTargets } from './load-targets';
+import { measureNodemailerBaseline } from './nodemailer-baseline';
+import { runOpenLoop } from './open-loop';
+import { createBenchAccount } from './operator-setup';
+import { loadAverage, memoryMb } from './proc-stats';
+import { checkResponses } from './response-check';
+import { databaseUrlOf, seedContacts } from './seed-contacts';
+import { startServiceProcess } from './service-process';
+import { forgetSinkMessages } from './sink-arrivals';
+import { startStack } from './start-stack';
+import { writeReport } from './write-report';
+
+const log = (text: string) => process.stderr.write(`${text}\n`);
+const IDLE_SETTLE_MS = 2000;
+
+async function main(): Promise<boolean> {
+  const config = loadBenchConfig();
+  const startedAt = new Date();
+  const loadAtStart = loadAverage();
+  const cleanup = new Cleanup();
+  cleanup.onSignals();
+  try {
+    log('starting the stack...');
+    const stack = await startStack(config, cleanup);
+    const runId = stack.names.id;
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+    const idleRssMb: Record<string, number> = {};
+    for (const service of stack.services) idleRssMb[service.name] = memoryMb(service.pid, 'VmRSS');
+
+    const account = await createBenchAccount(stack.env);
+    const seeded = await seedContacts(stack.env, account.accountId, config.contacts);
+    log(
+      `run ${runId}: account ${account.accountId}, ${seeded.count} contacts seeded in ${seeded.seconds.toFixed(1)} s`,
+    );
+
+    const baselinePort = await freePort();
+    const baselineA = await startServiceProcess(
+      'baseline-a',
+      path.join(__dirname, 'baseline-server.js'),
+      {
+        ...process.env,
+        PORT: String(baselinePort),
+        BASELINE_DATABASE_URL: databaseUrlOf(stack.env, 'contacts'),
+        BASELINE_FIRST_ID: String(seeded.firstId),
+        BASELINE_LAST_ID: String(seeded.lastId),
+      },
+      `http://127.0.0.1:${baselinePort}/readyz`,
+    );
+    cleanup.add('baseline A', () => baselineA.stop());
+    idleRssMb['baseline-a'] = memoryMb(baselineA.pid, 'VmRSS');
+    const processes = [...stack.services, baselineA];
+    const pids = new Map(processes.map((service) => [service.name, service.pid]));
+
+    const targets = loadTargets({
+      baselineUrl: `http://127.0.0.1:${baselinePort}`,
+      apiUrl: stack.apiUrl,
+      eventsUrl: stack.eventsUrl,
+      apiKey: account.apiKey,
+      runId,
+      seeded,
+    });
+    const problems: string[] = [];
+    const settler = brokerSettler(config.amqpUrl, stack.names.brokerNamespace);
+    const { closedLoop, medianReqPerS } = await runClosedLoopRounds(config, targets, pids, settler);
+    for (const rounds of Object.values(closedLoop)) {
+      for (const result of rounds)
+        checkResponses(problems, result.scenario, result.requests, result.non2xx, result.errors);
+    }
+
+    const halfRate = (reqPerS: number) => Math.max(1, Math.round(reqPerS / 2));
+    await settler.before('GET contact, open loop');
+    const openGet = await runOpenLoop(
+      stack.apiUrl,
+      halfRate(medianReqPerS.getContact),
+      config.openLoopSeconds,
+      () => targets.getContact.next(),
+    );
+    checkResponses(
+      problems,
+      'GET contact, open loop',
+      openGet.sent - openGet.errors,
+      openGet.non2xx,
+      openGet.errors,
+    );
+    log(
+      `open loop GET at ${openGet.ratePerS}/s: p50 ${openGet.p50Ms.toFixed(1)} ms, p99 ${openGet.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(openGet.errorKinds)}`,
+    );
+    await settler.before('POST event, open loop');
+    const openEvents = await runOpenLoop(
+      stack.eventsUrl,
+      halfRate(medianReqPerS.ingestEvent),
+      config.openLoopSeconds,
+      () => targets.ingestEvent.next(),
+    );
+    checkResponses(
+      problems,
+      'POST event, open loop',
+      openEvents.sent - openEvents.errors,
+      openEvents.non2xx,
+      openEvents.errors,
+    );
+    log(
+      `open loop events at ${openEvents.ratePerS}/s: p50 ${openEvents.p50Ms.toFixed(1)} ms, p99 ${openEvents.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(openEvents.errorKinds)}`,
+    );
+
+    const eventToEmail: EventToEmailResult[] = [];
+    for (const ratePerS of config.emailRates) {
+      forgetSinkMessages(stack.sink);
+      await settler.before(`event -> email at ${ratePerS}/s`);
+      const run = await measureEventToEmail({
+        sink: stack.sink,
+        eventsUrl: stack.eventsUrl,
+        apiKey: account.apiKey,
+        runId,
+        ratePerS,
+        seconds: config.emailSeconds,
+        stragglerWaitMs: config.stragglerWaitMs,
+      });
+      checkResponses(
+        problems,
+        `event -> email at ${ratePerS}/s (ingest)`,
+        run.events - run.errors,
+        run.non2xx,
+        run.errors,
+      );
+      eventToEmail.push(run);
+      log(
+        `event -> email at ${ratePerS}/s: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`,
+      );
+    }
+
+    forgetSinkMessages(stack.sink);
+    await settler.before('backlog drain');
+    const automation = await measureBacklogDrain({
+      env: stack.env,
+      sink: stack.sink,
+      account,
+      runId,
+      count: config.backlog,
+    });
+    log(
+      `backlog drain: ${automation.arrived}/${automation.emails} in ${automation.seconds} s = ${automation.emailsPerS} emails/s`,
+    );
+    forgetSinkMessages(stack.sink);
+    const baselineB = await measureNodemailerBaseline({
+      sink: stack.sink,
+      runId,
+      count: config.backlog,
+      maxConnections: config.smtpPoolSize,
+    });
+    log(
+      `baseline B: ${baselineB.arrived}/${baselineB.emails} in ${baselineB.seconds} s = ${baselineB.emailsPerS} emails/s`,
+    );
+    forgetSinkMessages(stack.sink);
+    if (automation.missing > 0)
+      problems.push(`backlog drain: ${automation.missing} of ${automation.emails} emails never arrived`);
+    if (baselineB.missing > 0)
+      problems.push(`baseline B: ${baselineB.missing} of ${baselineB.emails} emails never arrived`);
+
+    await settler.before('the end');
+    const deadLettered = Math.max(...settler.waits.map((wait) => wait.deadLettered));
+    if (deadLettered > 0) problems.push(`${deadLettered} messages were dead-lettered`);
+    const peakRssMb: Record<string, number> = {};
+    for (const service of processes) peakRssMb[service.name] = memoryMb(service.pid, 'VmHWM');
+
+    const results: BenchResults = {
+      closedLoop,
+      medianReqPerS,
+      openLoop: { getContact: openGet, ingestEvent: openEvents },
+      eventToEmail,
+      backlog: { automation, baselineB },
+      memory: { idleRssMb, peakRssMb },
+      brokerWaits: settler.waits,
+    };
+    const file = await writeReport({ config, results, problems, startedAt, loadAtStart });
+    log(`results: ${path.relative(process.cwd(), file)}`);
+    for (const problem of problems) log(`INVALID: ${problem}`);
+    return problems.length === 0;
+  } finally {
+    log('cleaning up...');
+    await cleanup.runAll();
+  }
+}
+
+main().then(
+  (valid) => process.exit(valid ? 0 : 1),
+  (error: unknown) => {
+    process.stderr.write(
+      `benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,39 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+
+/** Kernel clock ticks per second, the unit of /proc CPU times. */
+export const CLOCK_TICKS: number = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A `Vm*` line of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak). */
+export function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  if (!match) throw new Error(`no ${field} for pid ${pid}`);
+  return Number(match[1]) / 1024;
+}
+
+/** utime + stime of one process, in ticks. Fields are counted after the `)` that ends the name. */
+export function processCpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Ticks the whole machine spent not idle (all CPUs): everything but idle and iowait. */
+export function machineBusyTicks(): number {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+  const values = line.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: the 4th and 5th are the idle ones.
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = values;
+  return user + nice + system + irq + softirq + steal;
+}
+
+export const loadAverage = (): number[] => loadavg().map((value) => Number(value.toFixed(2)));

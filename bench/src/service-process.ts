@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import readline from 'node:readline';
+
+/** One child process the benchmark started (a service or baseline A), measured through its pid. */
+export interface ServiceProcess {
+  name: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 10_000;
+
+function prefixLines(stream: NodeJS.ReadableStream | null, name: string): void {
+  if (!stream) return;
+  readline
+    .createInterface({ input: stream })
+    .on('line', (line) => process.stderr.write(`${name} | ${line}\n`));
+}
+
+/**
+ * Starts `node script` with `env` and resolves once `readyUrl` answers 200. Its output goes to
+ * stderr with a name prefix (LOG_LEVEL=warn keeps that quiet unless something is wrong).
+ */
+export async function startServiceProcess(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  readyUrl: string,
+): Promise<ServiceProcess> {
+  if (!existsSync(script)) throw new Error(`${name}: ${script} is not built; run npm run build`);
+  const child: ChildProcess = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  prefixLines(child.stdout, name);
+  prefixLines(child.stderr, name);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
+    const ready = await fetch(readyUrl).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return { name, pid: child.pid!, stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s (${readyUrl})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import {
+  defaultZones,
+  freePort,
+  startDnsTestServer,
+  startSmtpSink,
+  type SmtpSink,
+} from '@mailer/shared/testing';
+import type { BenchConfig } from './bench-config';
+import type { Cleanup } from './cleanup';
+import {
+  deleteRunRedisKeys,
+  dropRunDatabases,
+  removeRunBrokerTopology,
+  runNames,
+  type RunNames,
+} from './run-resources';
+import { startServiceProcess, type ServiceProcess } from './service-process';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+/** Every address the benchmark makes up is on this domain; the DNS test server answers its MX. */
+export const BENCH_DOMAIN = 'bench.test';
+/** Far above anything a run sends, so the limiter runs its script on every request but never refuses. */
+const UNREACHABLE_LIMIT = '1000000000';
+
+export interface Stack {
+  names: RunNames;
+  /** The env every service and operator CLI of this run gets. */
+  env: NodeJS.ProcessEnv;
+  sink: SmtpSink;
+  apiUrl: string;
+  eventsUrl: string;
+  /** Each backend's own URL (behind the gateway), for diagnosing a hop on its own. */
+  internalUrls: Record<string, string>;
+  services: ServiceProcess[];
+}
+
+const serviceScript = (name: string) => path.join(REPO_ROOT, 'services', name, 'dist', 'main.js');
+
+/**
+ * The whole stack from the built services, as child processes on free ports, on databases, Redis
+ * keys and a broker namespace of this run only; everything is registered with `cleanup` before it
+ * is created.
+ */
+export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise<Stack> {
+  const names = runNames(randomBytes(4).toString('hex'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    POSTGRES_URL: config.postgresUrl,
+    REDIS_URL: config.redisUrl,
+    AMQP_URL: config.amqpUrl,
+    DB_PREFIX: names.dbPrefix,
+    REDIS_KEY_PREFIX: names.redisKeyPrefix,
+    BROKER_NAMESPACE: names.brokerNamespace,
+    INTERNAL_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  delete env.PORT;
+  cleanup.add('databases', () => dropRunDatabases(config.postgresUrl, names.dbPrefix));
+  cleanup.add('broker namespace', () => removeRunBrokerTopology(config.amqpUrl, names.brokerNamespace));
+  cleanup.add('redis keys', () => deleteRunRedisKeys(config.redisUrl, names.redisKeyPrefix));
+
+  const sink = await startSmtpSink();
+  cleanup.add('smtp sink', () => sink.close());
+  const dns = await startDnsTestServer({
+    ...defaultZones,
+    [BENCH_DOMAIN]: { mx: [`mail.${BENCH_DOMAIN}`], a: ['127.0.0.1'] },
+  });
+  cleanup.add('dns server', () => dns.close());
+
+  const [contactsPort, campaignsPort, eventsPort, automationPort, gatewayPort, gatewayEventsPort] =
+    await Promise.all(Array.from({ length: 6 }, () => freePort()));
+  const local = (port: number | undefined) => `http://127.0.0.1:${port}`;
+  const apiUrl = local(gatewayPort);
+  const backends: Array<[string, NodeJS.ProcessEnv, number]> = [
+    ['contacts', { PORT: String(contactsPort), DNS_SERVERS: dns.address }, contactsPort!],
+    ['campaigns', { PORT: String(campaignsPort) }, campaignsPort!],
+    ['events', { PORT: String(eventsPort) }, eventsPort!],
+    [
+      'automation',
+      {
+        PORT: String(automationPort),
+        SMTP_URL: sink.url,
+        SMTP_POOL_SIZE: String(config.smtpPoolSize),
+        SEND_RATE_PER_SECOND: '100000',
+        // Its pool holds SEND_CONCURRENCY + 10 connections: more would exhaust a shared Postgres.
+        SEND_CONCURRENCY: String(config.sendConcurrency),
+        PUBLIC_BASE_URL: apiUrl,
+      },
+      automationPort!,
+    ],
+  ];
+  const services: ServiceProcess[] = [];
+  const start = async (name: string, own: NodeJS.ProcessEnv, readyPort: number) => {
+    const service = await startServiceProcess(
+      name,
+      serviceScript(name),
+      { ...env, ...own },
+      `${local(readyPort)}/readyz`,
+    );
+    cleanup.add(name, () => service.stop());
+    services.push(service);
+  };
+  // Backends first (each migrates its own database), then the gateway that proxies to them.
+  // allSettled: every backend that did start is registered for cleanup before a failure is thrown.
+  const started = await Promise.allSettled(backends.map(([name, own, port]) => start(name, own, port)));
+  const failure = started.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+  await start(
+    'gateway',
+    {
+      GATEWAY_PORT: String(gatewayPort),
+      EVENTS_PORT: String(gatewayEventsPort),
+      CONTACTS_SERVICE_URL: local(contactsPort),
+      CAMPAIGNS_SERVICE_URL: local(campaignsPort),
+      EVENTS_SERVICE_URL: local(eventsPort),
+      AUTOMATION_SERVICE_URL: local(automationPort),
+      RATE_LIMIT_KEY_PER_MIN: UNREACHABLE_LIMIT,
+      RATE_LIMIT_KEY_PER_HOUR: UNREACHABLE_LIMIT,
+      RATE_LIMIT_IP_PER_MIN: UNREACHABLE_LIMIT,
+    },
+    gatewayPort!,
+  );
+  const internalUrls = Object.fromEntries(backends.map(([name, , port]) => [name, local(port)]));
+  return { names, env, sink, apiUrl, eventsUrl: local(gatewayEventsPort), internalUrls, services };
+}

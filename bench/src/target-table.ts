@@ -1,0 +1,100 @@
+import type { BenchResults } from './bench-results';
+import { round } from './percentile';
+
+/** One line of the printed table: a figure, its same-run baseline ratio and the issue's target. */
+export interface TableRow {
+  measurement: string;
+  measured: string;
+  'vs baseline': string;
+  target: string;
+  met: string;
+}
+
+const percentOf = (value: number, baseline: number) => (100 * value) / baseline;
+const yesNo = (met: boolean) => (met ? 'yes' : 'NO');
+const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : `${round(value, 1)} ms`);
+
+function ratioRow(
+  measurement: string,
+  value: number,
+  unit: string,
+  baseline: number,
+  baselineName: string,
+  minimumPercent: number,
+): TableRow {
+  const percent = percentOf(value, baseline);
+  return {
+    measurement,
+    measured: `${value} ${unit}`,
+    'vs baseline': `${round(percent, 0)}% of ${baselineName}`,
+    target: `>= ${minimumPercent}% of ${baselineName}`,
+    met: yesNo(percent >= minimumPercent),
+  };
+}
+
+function latencyRow(measurement: string, value: number, maximumMs?: number): TableRow {
+  return {
+    measurement,
+    measured: ms(value),
+    'vs baseline': '',
+    target: maximumMs === undefined ? '' : `<= ${maximumMs} ms`,
+    met: maximumMs === undefined ? '' : yesNo(value <= maximumMs),
+  };
+}
+
+const info = (measurement: string, measured: string): TableRow => ({
+  measurement,
+  measured,
+  'vs baseline': '',
+  target: '',
+  met: '',
+});
+
+/** The issue's targets side by side with what this run measured. */
+export function targetTable(results: BenchResults): TableRow[] {
+  const a = results.medianReqPerS.baselineA;
+  const { openLoop, backlog, eventToEmail, memory } = results;
+  const rows: TableRow[] = [
+    info('baseline A: node:http + pg SELECT by id', `${a} req/s`),
+    ratioRow('GET /api/v1/contacts/:id', results.medianReqPerS.getContact, 'req/s', a, 'A', 50),
+    latencyRow(`  p50 open loop at ${openLoop.getContact.ratePerS}/s`, openLoop.getContact.p50Ms),
+    latencyRow(`  p99 open loop at ${openLoop.getContact.ratePerS}/s`, openLoop.getContact.p99Ms, 15),
+    ratioRow('POST /api/v1/contacts', results.medianReqPerS.createContact, 'req/s', a, 'A', 35),
+    ratioRow('POST /v1/events', results.medianReqPerS.ingestEvent, 'req/s', a, 'A', 45),
+    latencyRow(`  p50 open loop at ${openLoop.ingestEvent.ratePerS}/s`, openLoop.ingestEvent.p50Ms),
+    latencyRow(`  p99 open loop at ${openLoop.ingestEvent.ratePerS}/s`, openLoop.ingestEvent.p99Ms, 25),
+  ];
+  for (const run of eventToEmail) {
+    const first = run.ratePerS === 100;
+    rows.push(
+      info(
+        `event -> email at ${run.ratePerS}/s: arrived`,
+        `${run.arrived}/${run.accepted} (${run.missing} missing)`,
+      ),
+      latencyRow(`  p50`, run.p50Ms, first ? 10 : undefined),
+      latencyRow(`  p99`, run.p99Ms, first ? 20 : 60),
+      latencyRow(`  max`, run.maxMs),
+    );
+  }
+  rows.push(
+    info('baseline B: nodemailer alone', `${backlog.baselineB.emailsPerS} emails/s`),
+    ratioRow(
+      `backlog drain (${backlog.automation.emails} due sends)`,
+      backlog.automation.emailsPerS,
+      'emails/s',
+      backlog.baselineB.emailsPerS,
+      'B',
+      85,
+    ),
+  );
+  for (const [name, mb] of Object.entries(memory.idleRssMb)) {
+    rows.push({
+      measurement: `idle RSS ${name} (peak ${round(memory.peakRssMb[name] ?? Number.NaN, 0)} MB)`,
+      measured: `${round(mb, 0)} MB`,
+      'vs baseline': '',
+      target: name === 'baseline-a' ? '' : '<= 120 MB',
+      met: name === 'baseline-a' ? '' : yesNo(mb <= 120),
+    });
+  }
+  return rows;
+}
