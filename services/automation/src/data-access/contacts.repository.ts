@@ -29,8 +29,9 @@ export async function applyContactSnapshot(
   contact: ContactSnapshot,
   factAt: string,
 ): Promise<ProjectedContact | undefined> {
-  const { rows } = await client.query<ProjectedContact>(
-    `WITH applied AS (
+  const { rows } = await client.query<ProjectedContact>({
+    name: 'automation.apply-contact-snapshot',
+    text: `WITH applied AS (
        INSERT INTO contacts (account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties, fact_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, false, $8, $9, $10)
        ON CONFLICT (account_id, contact_id) DO UPDATE
@@ -42,7 +43,7 @@ export async function applyContactSnapshot(
      SELECT ${PROJECTED} FROM applied
      UNION ALL
      SELECT ${PROJECTED} FROM contacts WHERE account_id = $1 AND contact_id = $2 AND NOT EXISTS (SELECT 1 FROM applied)`,
-    [
+    values: [
       accountId,
       contact.id,
       contact.email,
@@ -54,7 +55,7 @@ export async function applyContactSnapshot(
       JSON.stringify(contact.custom_properties),
       factAt,
     ],
-  );
+  });
   // Empty only when a concurrent transaction inserted the newer row after this statement's snapshot.
   return rows[0] ?? findContact(client, accountId, contact.id);
 }

@@ -41,8 +41,9 @@ interface EnrolmentRow {
 export async function enrolContact(client: PoolClient, enrolment: Enrolment): Promise<EnrolmentResult> {
   const step = enrolment.firstStep;
   const claim = enrolment.claimFor;
-  const { rows } = await client.query<EnrolmentRow>(
-    `WITH run AS (
+  const { rows } = await client.query<EnrolmentRow>({
+    name: 'automation.enrol-contact',
+    text: `WITH run AS (
        INSERT INTO workflow_runs (account_id, contact_id, workflow_id, event_id, event_name, event_properties)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT ON CONSTRAINT workflow_runs_once_key DO NOTHING
@@ -67,7 +68,7 @@ export async function enrolContact(client: PoolClient, enrolment: Enrolment): Pr
          FROM (SELECT 1) AS one LEFT JOIN run ON true)
      SELECT run.id AS run_id, step.*
        FROM (SELECT 1) AS one LEFT JOIN run ON true LEFT JOIN step ON true`,
-    [
+    values: [
       enrolment.accountId,
       enrolment.contactId,
       enrolment.workflowId,
@@ -83,7 +84,7 @@ export async function enrolContact(client: PoolClient, enrolment: Enrolment): Pr
       claim?.instance ?? null,
       claim?.leaseMs ?? 0,
     ],
-  );
+  });
   const row = rows[0];
   const runId = row?.run_id ?? undefined;
   if (runId === undefined || !row || row.id === null || row.state !== 'claimed') return { runId, claimed: undefined };

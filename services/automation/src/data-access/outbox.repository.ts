@@ -34,15 +34,16 @@ export async function addToOutbox<C extends MessageContract>(client: Queryable, 
 
 /** Locks the oldest unpublished messages for this relay (others skip them). */
 export async function lockOutboxBatch(client: PoolClient, limit: number): Promise<OutboxMessage[]> {
-  const { rows } = await client.query<OutboxMessage>(
-    'SELECT id, message_id, type, payload, trace_context FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-    [limit],
-  );
+  const { rows } = await client.query<OutboxMessage>({
+    name: 'automation.lock-outbox-batch',
+    text: 'SELECT id, message_id, type, payload, trace_context FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+    values: [limit],
+  });
   return rows;
 }
 
 export async function deleteFromOutbox(client: PoolClient, ids: number[]): Promise<void> {
-  await client.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [ids]);
+  await client.query({ name: 'automation.delete-from-outbox', text: 'DELETE FROM outbox WHERE id = ANY($1::bigint[])', values: [ids] });
 }
 
 /** Seconds since the oldest unpublished row was written; 0 when the outbox is empty (metrics). */

@@ -31,8 +31,9 @@ export interface SendOutcomeRecord {
  */
 export async function recordSendOutcome(db: Pool | PoolClient, record: SendOutcomeRecord): Promise<boolean> {
   const { send, outcome, facts, log, next } = record;
-  const { rows } = await db.query<{ recorded: number }>(
-    `WITH outcome AS (
+  const { rows } = await db.query<{ recorded: number }>({
+    name: 'automation.record-send-outcome',
+    text: `WITH outcome AS (
        UPDATE sends
           SET state = $3, reason = $4, last_error = coalesce($5, last_error), smtp_response = coalesce($6, smtp_response),
               sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END,
@@ -57,7 +58,7 @@ export async function recordSendOutcome(db: Pool | PoolClient, record: SendOutco
         WHERE $22::text IS NOT NULL
        ON CONFLICT ON CONSTRAINT sends_once_key DO NOTHING)
      SELECT count(*)::int AS recorded FROM outcome`,
-    [
+    values: [
       send.id,
       send.attempts,
       outcome.state,
@@ -84,6 +85,6 @@ export async function recordSendOutcome(db: Pool | PoolClient, record: SendOutco
       next?.messageId ?? null,
       next?.delayMs ?? 0,
     ],
-  );
+  });
   return rows[0]?.recorded === 1;
 }

@@ -37,8 +37,9 @@ export interface ClaimedSendWithContext extends ClaimedSend {
  * version, so a send needs no further reads (suppression is as fresh as the claim).
  */
 export async function claimDueSends(pool: Pool, instance: string, limit: number, leaseMs: number): Promise<ClaimedSendWithContext[]> {
-  const { rows } = await pool.query<ClaimedSendWithContext>(
-    `UPDATE sends s
+  const { rows } = await pool.query<ClaimedSendWithContext>({
+    name: 'automation.claim-due-sends',
+    text: `UPDATE sends s
         SET state = 'claimed', attempts = s.attempts + 1, claimed_by = $1,
             lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
        FROM (SELECT due.id, due.state AS previous_state, r.event_name, r.event_properties, w.updated_at AS workflow_updated_at,
@@ -59,8 +60,8 @@ export async function claimDueSends(pool: Pool, instance: string, limit: number,
       WHERE s.id = due.id
   RETURNING s.id, s.run_id, s.account_id, s.contact_id, s.workflow_id, s.step_id, s.step_index, s.message_id, s.attempts,
             due.previous_state, s.trace_context, due.contact, due.event_name, due.event_properties, due.workflow_updated_at`,
-    [instance, leaseMs, limit],
-  );
+    values: [instance, leaseMs, limit],
+  });
   return rows;
 }
 

@@ -29,10 +29,11 @@ export async function upsertWorkflow(client: Queryable, accountId: number, workf
 }
 
 export async function workflowsTriggeredBy(client: Queryable, accountId: number, event: string): Promise<StoredWorkflow[]> {
-  const { rows } = await client.query<StoredWorkflow>(
-    `SELECT ${COLUMNS} FROM workflows WHERE account_id = $1 AND trigger_event = $2 ORDER BY id`,
-    [accountId, event],
-  );
+  const { rows } = await client.query<StoredWorkflow>({
+    name: 'automation.workflows-triggered-by',
+    text: `SELECT ${COLUMNS} FROM workflows WHERE account_id = $1 AND trigger_event = $2 ORDER BY id`,
+    values: [accountId, event],
+  });
   return rows;
 }
 

@@ -16,19 +16,21 @@ export async function enqueueMessage<C extends MessageContract>(
   payload: MessageOf<C>,
 ): Promise<number> {
   const checked: unknown = contract.schema.parse(payload);
-  const { rows } = await db.query<{ id: number }>(
-    'INSERT INTO outbox (message_type, payload, trace_context) VALUES ($1, $2, $3) RETURNING id',
-    [contract.type, JSON.stringify(checked), currentTraceparent()],
-  );
+  const { rows } = await db.query<{ id: number }>({
+    name: 'contacts.enqueue-message',
+    text: 'INSERT INTO outbox (message_type, payload, trace_context) VALUES ($1, $2, $3) RETURNING id',
+    values: [contract.type, JSON.stringify(checked), currentTraceparent()],
+  });
   return rows[0]!.id;
 }
 
 /** Oldest unpublished rows, locked for this relay; other relays skip them rather than wait. */
 export async function claimPending(db: Queryable, limit: number): Promise<OutboxRow[]> {
-  const { rows } = await db.query<OutboxRow>(
-    `SELECT id, message_type, payload, trace_context FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-    [limit],
-  );
+  const { rows } = await db.query<OutboxRow>({
+    name: 'contacts.claim-pending-outbox',
+    text: 'SELECT id, message_type, payload, trace_context FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
+    values: [limit],
+  });
   return rows;
 }
 

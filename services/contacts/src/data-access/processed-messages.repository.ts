@@ -5,9 +5,10 @@ import type { Queryable } from './queryable';
  * effect: a concurrent duplicate waits on this row and then sees it, so the effect happens once.
  */
 export async function claimMessage(db: Queryable, key: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING',
-    [key],
-  );
+  const { rowCount } = await db.query({
+    name: 'contacts.claim-message',
+    text: 'INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING',
+    values: [key],
+  });
   return rowCount === 1;
 }
