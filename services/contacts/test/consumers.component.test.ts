@@ -162,7 +162,14 @@ describe('contacts.product-events consumer', () => {
       last_name: 'Ng',
       bounced: false,
     });
-    expect(await factsAbout(contact.id, 'contact.created.v1')).toHaveLength(1);
+    // The fact is the one a contact created through the API announces: same shape, its id and creation time.
+    expect(await factsAbout(contact.id, 'contact.created.v1')).toEqual([
+      {
+        account_id: account,
+        contact: { id: contact.id, email, first_name: 'Eve', last_name: 'Ng', subscribed: true, bounced: false, tags: [], custom_properties: {} },
+        occurred_at: contact.created_at,
+      },
+    ]);
     // Both deliveries publish (the second cannot know the first's publish was confirmed), with the
     // same message id, which automation's inbox deduplicates.
     const enriched = await waitFor(() => {

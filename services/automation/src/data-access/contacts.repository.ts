@@ -16,33 +16,19 @@ export interface ProjectedContact {
 
 type Queryable = Pool | PoolClient;
 
-const PROJECTED = 'account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties';
+export const PROJECTED_COLUMNS = 'account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties';
 
-/**
- * Applies a snapshot unless a newer fact was already applied (facts may arrive out of order), and
- * returns the projection as it now stands: the snapshot, or the newer state that won. One round
- * trip, so an immediate send can use it without reading the contact again.
- */
-export async function applyContactSnapshot(
-  client: Queryable,
-  accountId: number,
-  contact: ContactSnapshot,
-  factAt: string,
-): Promise<ProjectedContact | undefined> {
-  const { rows } = await client.query<ProjectedContact>({
+/** Applies a snapshot unless a newer fact was already applied (facts may arrive out of order). */
+export async function applyContactSnapshot(client: Queryable, accountId: number, contact: ContactSnapshot, factAt: string): Promise<void> {
+  await client.query({
     name: 'automation.apply-contact-snapshot',
-    text: `WITH applied AS (
-       INSERT INTO contacts (account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties, fact_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, false, $8, $9, $10)
-       ON CONFLICT (account_id, contact_id) DO UPDATE
-         SET email = EXCLUDED.email, first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
-             subscribed = EXCLUDED.subscribed, bounced = EXCLUDED.bounced, deleted = false, tags = EXCLUDED.tags,
-             custom_properties = EXCLUDED.custom_properties, fact_at = EXCLUDED.fact_at, updated_at = now()
-         WHERE contacts.fact_at <= EXCLUDED.fact_at
-       RETURNING ${PROJECTED})
-     SELECT ${PROJECTED} FROM applied
-     UNION ALL
-     SELECT ${PROJECTED} FROM contacts WHERE account_id = $1 AND contact_id = $2 AND NOT EXISTS (SELECT 1 FROM applied)`,
+    text: `INSERT INTO contacts (account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties, fact_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, false, $8, $9, $10)
+     ON CONFLICT (account_id, contact_id) DO UPDATE
+       SET email = EXCLUDED.email, first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
+           subscribed = EXCLUDED.subscribed, bounced = EXCLUDED.bounced, deleted = false, tags = EXCLUDED.tags,
+           custom_properties = EXCLUDED.custom_properties, fact_at = EXCLUDED.fact_at, updated_at = now()
+       WHERE contacts.fact_at <= EXCLUDED.fact_at`,
     values: [
       accountId,
       contact.id,
@@ -56,8 +42,6 @@ export async function applyContactSnapshot(
       factAt,
     ],
   });
-  // Empty only when a concurrent transaction inserted the newer row after this statement's snapshot.
-  return rows[0] ?? findContact(client, accountId, contact.id);
 }
 
 export async function markContactDeleted(client: Queryable, accountId: number, contactId: number, email: string, factAt: string): Promise<void> {
@@ -81,7 +65,7 @@ export async function markContactFlag(client: Queryable, accountId: number, cont
 
 export async function findContact(client: Queryable, accountId: number, contactId: number): Promise<ProjectedContact | undefined> {
   const { rows } = await client.query<ProjectedContact>(
-    `SELECT ${PROJECTED} FROM contacts WHERE account_id = $1 AND contact_id = $2`,
+    `SELECT ${PROJECTED_COLUMNS} FROM contacts WHERE account_id = $1 AND contact_id = $2`,
     [accountId, contactId],
   );
   return rows[0];

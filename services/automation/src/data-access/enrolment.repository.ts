@@ -1,107 +1,168 @@
-import { currentTraceparent, type PoolClient } from '@mailer/shared';
+import { currentTraceparent, type ContactSnapshot, type Pool } from '@mailer/shared';
+import { findContact, PROJECTED_COLUMNS, type ProjectedContact } from './contacts.repository';
 import type { ClaimedSend } from './sends.repository';
 
-export interface Enrolment {
-  accountId: number;
-  contactId: number;
-  email: string;
+/** A workflow the event matched, and how its first email step is written. */
+export interface MatchedWorkflow {
   workflowId: number;
+  /** The first email step, if the workflow has one. */
+  firstStep?: { stepId: string; stepIndex: number; messageId: string; delayMs: number } | undefined;
+  /** Claim the first step for this scheduler instance at once (it is sent right after commit). */
+  claimFor?: string | undefined;
+}
+
+export interface EventEnrolment {
+  /** The inbox key: a redelivered message changes nothing. */
+  messageId: string;
+  accountId: number;
+  contact: ContactSnapshot;
+  /** The snapshot's time; an older snapshot never overwrites a newer fact. */
+  factAt: string;
   eventId: string;
   eventName: string;
   properties: Record<string, unknown>;
-  /** The workflow's first email step, if it has one. */
-  firstStep?: { stepId: string; stepIndex: number; messageId: string; delayMs: number } | undefined;
-  /** Claim the first step for this scheduler instance at once (it sends right after commit). */
-  claimFor?: { instance: string; leaseMs: number } | undefined;
+  matched: MatchedWorkflow[];
+  notMatched: Array<{ workflowId: number; reason: string }>;
+  leaseMs: number;
 }
 
-export interface EnrolmentResult {
-  /** Undefined when the contact was enrolled in this workflow before (nothing else was written). */
-  runId: number | undefined;
-  /** The first step's ledger row when it was claimed for `claimFor.instance`. */
-  claimed: ClaimedSend | undefined;
+export interface EventEnrolmentResult {
+  /** False when the message was applied before (nothing was written). */
+  fresh: boolean;
+  /** The projection as it stands after the snapshot (or the newer state that won). */
+  contact: ProjectedContact | undefined;
+  /** Workflow ids the contact was newly enrolled in. */
+  enrolled: number[];
+  /** First steps claimed for the caller. */
+  claimed: ClaimedSend[];
 }
 
-interface EnrolmentRow {
-  run_id: number | null;
-  id: number | null;
-  step_id: string | null;
-  step_index: number | null;
-  message_id: string | null;
-  attempts: number | null;
-  state: string | null;
+interface ClaimedRow {
+  id: number;
+  run_id: number;
+  workflow_id: number;
+  step_id: string;
+  step_index: number;
+  message_id: string;
+  attempts: number;
   trace_context: string | null;
 }
 
+interface EnrolmentRow {
+  fresh: boolean;
+  contact: ProjectedContact | null;
+  enrolled: number[] | null;
+  claimed: ClaimedRow[] | null;
+}
+
 /**
- * Enrols the contact once, writes the first step's ledger row (pending, or already claimed with a
- * lease when the caller will send it right away) and the log line ("enrolled" or
- * "already_enrolled"), in one statement: one round trip inside the event's transaction.
+ * Everything one enriched product event writes, as one statement (one round trip, atomic without
+ * BEGIN/COMMIT): the inbox row; then, only if it is new, the contact snapshot (unless a newer fact
+ * won), one run per matched workflow (at most once per contact, ever), each new run's first ledger
+ * row (pending, or claimed with a lease for an immediate send), and the log lines (enrolled,
+ * already_enrolled, not_matched).
  */
-export async function enrolContact(client: PoolClient, enrolment: Enrolment): Promise<EnrolmentResult> {
-  const step = enrolment.firstStep;
-  const claim = enrolment.claimFor;
-  const { rows } = await client.query<EnrolmentRow>({
-    name: 'automation.enrol-contact',
-    text: `WITH run AS (
+export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise<EventEnrolmentResult> {
+  const { contact, matched } = input;
+  const { rows } = await pool.query<EnrolmentRow>({
+    name: 'automation.enrol-from-event',
+    text: `WITH inbox AS (
+       INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT (message_id) DO NOTHING RETURNING 1),
+     applied AS (
+       INSERT INTO contacts (account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties, fact_at)
+       SELECT $2::bigint, $3::bigint, $4::text, $5::text, $6::text, $7::boolean, $8::boolean, false, $9::jsonb, $10::jsonb, $11::timestamptz FROM inbox
+       ON CONFLICT (account_id, contact_id) DO UPDATE
+         SET email = EXCLUDED.email, first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
+             subscribed = EXCLUDED.subscribed, bounced = EXCLUDED.bounced, deleted = false, tags = EXCLUDED.tags,
+             custom_properties = EXCLUDED.custom_properties, fact_at = EXCLUDED.fact_at, updated_at = now()
+         WHERE contacts.fact_at <= EXCLUDED.fact_at
+       RETURNING ${PROJECTED_COLUMNS}),
+     projected AS (
+       SELECT ${PROJECTED_COLUMNS} FROM applied
+       UNION ALL
+       SELECT ${PROJECTED_COLUMNS} FROM contacts WHERE account_id = $2 AND contact_id = $3 AND NOT EXISTS (SELECT 1 FROM applied)),
+     matched AS (
+       SELECT m.* FROM unnest($15::bigint[], $16::text[], $17::int[], $18::text[], $19::float8[], $20::text[])
+                  AS m (workflow_id, step_id, step_index, message_id, delay_ms, claimed_by)
+        WHERE EXISTS (SELECT 1 FROM inbox)),
+     runs AS (
        INSERT INTO workflow_runs (account_id, contact_id, workflow_id, event_id, event_name, event_properties)
-       VALUES ($1, $2, $3, $4, $5, $6)
+       SELECT $2::bigint, $3::bigint, workflow_id, $12::text, $13::text, $14::jsonb FROM matched
        ON CONFLICT ON CONSTRAINT workflow_runs_once_key DO NOTHING
-       RETURNING id),
-     step AS (
+       RETURNING id, workflow_id),
+     steps AS (
        INSERT INTO sends (run_id, account_id, contact_id, workflow_id, step_id, step_index, message_id, due_at, trace_context,
                           state, attempts, claimed_by, lease_until)
-       SELECT run.id, $1, $2, $3, $8::text, $9::int, $10::text, now() + $11::float8 * interval '1 millisecond', $12::text,
-              CASE WHEN $13::text IS NULL THEN 'pending' ELSE 'claimed' END,
-              CASE WHEN $13::text IS NULL THEN 0 ELSE 1 END,
-              $13::text,
-              CASE WHEN $13::text IS NULL THEN NULL ELSE now() + $14::float8 * interval '1 millisecond' END
-         FROM run
-        WHERE $8::text IS NOT NULL
+       SELECT runs.id, $2, $3, m.workflow_id, m.step_id, m.step_index, m.message_id,
+              now() + m.delay_ms * interval '1 millisecond', $21::text,
+              CASE WHEN m.claimed_by IS NULL THEN 'pending' ELSE 'claimed' END,
+              CASE WHEN m.claimed_by IS NULL THEN 0 ELSE 1 END,
+              m.claimed_by,
+              CASE WHEN m.claimed_by IS NULL THEN NULL ELSE now() + $22::float8 * interval '1 millisecond' END
+         FROM runs JOIN matched m ON m.workflow_id = runs.workflow_id
+        WHERE m.step_id IS NOT NULL
        ON CONFLICT ON CONSTRAINT sends_once_key DO NOTHING
-       RETURNING id, step_id, step_index, message_id, attempts, state, trace_context),
+       RETURNING id, run_id, workflow_id, step_id, step_index, message_id, attempts, state, trace_context),
      logged AS (
        INSERT INTO delivery_log (account_id, contact_id, email, workflow_id, event_id, outcome, reason)
-       SELECT $1, $2, $7, $3, $4,
-              CASE WHEN run.id IS NULL THEN 'already_enrolled' ELSE 'enrolled' END,
-              CASE WHEN run.id IS NULL THEN 'each step is sent once per contact' END
-         FROM (SELECT 1) AS one LEFT JOIN run ON true)
-     SELECT run.id AS run_id, step.*
-       FROM (SELECT 1) AS one LEFT JOIN run ON true LEFT JOIN step ON true`,
+       SELECT $2, $3, $4, m.workflow_id, $12,
+              CASE WHEN runs.id IS NULL THEN 'already_enrolled' ELSE 'enrolled' END,
+              CASE WHEN runs.id IS NULL THEN 'each step is sent once per contact' END
+         FROM matched m LEFT JOIN runs ON runs.workflow_id = m.workflow_id
+       UNION ALL
+       SELECT $2, $3, $4, n.workflow_id, $12, 'not_matched', n.reason
+         FROM unnest($23::bigint[], $24::text[]) AS n (workflow_id, reason)
+        WHERE EXISTS (SELECT 1 FROM inbox))
+     SELECT EXISTS (SELECT 1 FROM inbox) AS fresh,
+            (SELECT row_to_json(projected) FROM projected LIMIT 1) AS contact,
+            (SELECT array_agg(workflow_id) FROM runs) AS enrolled,
+            (SELECT json_agg(steps) FROM steps WHERE state = 'claimed') AS claimed`,
     values: [
-      enrolment.accountId,
-      enrolment.contactId,
-      enrolment.workflowId,
-      enrolment.eventId,
-      enrolment.eventName,
-      JSON.stringify(enrolment.properties),
-      enrolment.email,
-      step?.stepId ?? null,
-      step?.stepIndex ?? null,
-      step?.messageId ?? null,
-      step?.delayMs ?? 0,
+      input.messageId,
+      input.accountId,
+      contact.id,
+      contact.email,
+      contact.first_name,
+      contact.last_name,
+      contact.subscribed,
+      contact.bounced,
+      JSON.stringify(contact.tags),
+      JSON.stringify(contact.custom_properties),
+      input.factAt,
+      input.eventId,
+      input.eventName,
+      JSON.stringify(input.properties),
+      matched.map((m) => m.workflowId),
+      matched.map((m) => m.firstStep?.stepId ?? null),
+      matched.map((m) => m.firstStep?.stepIndex ?? null),
+      matched.map((m) => m.firstStep?.messageId ?? null),
+      matched.map((m) => m.firstStep?.delayMs ?? 0),
+      matched.map((m) => (m.firstStep?.delayMs === 0 ? (m.claimFor ?? null) : null)),
       currentTraceparent(),
-      claim?.instance ?? null,
-      claim?.leaseMs ?? 0,
+      input.leaseMs,
+      input.notMatched.map((n) => n.workflowId),
+      input.notMatched.map((n) => n.reason),
     ],
   });
   const row = rows[0];
-  const runId = row?.run_id ?? undefined;
-  if (runId === undefined || !row || row.id === null || row.state !== 'claimed') return { runId, claimed: undefined };
+  if (!row?.fresh) return { fresh: false, contact: undefined, enrolled: [], claimed: [] };
   return {
-    runId,
-    claimed: {
-      id: row.id,
-      run_id: runId,
-      account_id: enrolment.accountId,
-      contact_id: enrolment.contactId,
-      workflow_id: enrolment.workflowId,
-      step_id: row.step_id!,
-      step_index: row.step_index!,
-      message_id: row.message_id!,
-      attempts: row.attempts!,
+    fresh: true,
+    // Null only when a concurrent transaction inserted a newer row after this statement's snapshot.
+    contact: row.contact ?? (await findContact(pool, input.accountId, contact.id)),
+    enrolled: row.enrolled ?? [],
+    claimed: (row.claimed ?? []).map((claimed) => ({
+      id: claimed.id,
+      run_id: claimed.run_id,
+      account_id: input.accountId,
+      contact_id: contact.id,
+      workflow_id: claimed.workflow_id,
+      step_id: claimed.step_id,
+      step_index: claimed.step_index,
+      message_id: claimed.message_id,
+      attempts: claimed.attempts,
       previous_state: 'pending',
-      trace_context: row.trace_context,
-    },
+      trace_context: claimed.trace_context,
+    })),
   };
 }

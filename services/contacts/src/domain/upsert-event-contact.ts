@@ -14,6 +14,7 @@ import {
   updateContact,
   type ContactChanges,
 } from '../data-access/contacts.repository';
+import { createContactForEvent } from '../data-access/event-contact.repository';
 import { claimMessage } from '../data-access/processed-messages.repository';
 import { tagsOf } from '../data-access/tags.repository';
 import { contactFacts } from './contact-facts';
@@ -32,28 +33,31 @@ function nameFrom(properties: Record<string, unknown>, key: 'first_name' | 'last
   return name.length > 0 && name.length <= MAX_NAME_LENGTH ? name : undefined;
 }
 
-/** The contact the event names, created (source "event", subscribed) or with missing names filled. */
+/** The names an event may fill in: trimmed, non-empty, not too long. */
+const namesFrom = (event: ProductEvent) => ({
+  first_name: nameFrom(event.properties, 'first_name') ?? null,
+  last_name: nameFrom(event.properties, 'last_name') ?? null,
+});
+
+/** The contact the event names, with missing names filled, or created if it does not exist. */
 async function upsertContact(
   db: PoolClient,
   event: ProductEvent,
 ): Promise<{ row: ContactRow; changed: string[] | 'created' }> {
-  const names = {
-    first_name: nameFrom(event.properties, 'first_name'),
-    last_name: nameFrom(event.properties, 'last_name'),
-  };
-  // Insert first: a new contact costs one statement, an existing one a no-op index probe more.
-  const created = await insertContactIfAbsent(db, event.account_id, {
-    email: event.email,
-    first_name: names.first_name ?? null,
-    last_name: names.last_name ?? null,
-    subscribed: true,
-    source: 'event',
-    custom_properties: {},
-  });
-  if (created) return { row: created, changed: 'created' };
+  const names = namesFrom(event);
   const existing = await findContactByEmail(db, event.account_id, event.email, { forUpdate: true });
-  // Deleted by another transaction since the insert saw it: insert again.
-  if (!existing) return upsertContact(db, event);
+  if (!existing) {
+    const created = await insertContactIfAbsent(db, event.account_id, {
+      email: event.email,
+      ...names,
+      subscribed: true,
+      source: 'event',
+      custom_properties: {},
+    });
+    if (created) return { row: created, changed: 'created' };
+    // Another transaction created it since we looked: fall through to the update path.
+    return upsertContact(db, event);
+  }
   const changes: ContactChanges = {};
   const changed: string[] = [];
   for (const field of ['first_name', 'last_name'] as const) {
@@ -65,6 +69,19 @@ async function upsertContact(
   }
   if (changed.length === 0) return { row: existing, changed };
   return { row: await updateContact(db, event.account_id, existing.id, changes), changed };
+}
+
+/** A contact never seen before, with its inbox row and fact, in one statement; undefined otherwise. */
+async function createNewContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<Contact | undefined> {
+  const row = { email: event.email, ...namesFrom(event) };
+  // The fact as it will be, but for the id and creation time the statement fills in.
+  const fact = {
+    account_id: event.account_id,
+    contact: { id: 1, ...row, subscribed: true, bounced: false, tags: [], custom_properties: {} },
+    occurred_at: '',
+  };
+  const created = await createContactForEvent(pool, messageKey, event.account_id, row, fact);
+  return created && withTags(created, []);
 }
 
 /** Upserts the event's contact and announces the change, once per event (the inbox row). */
@@ -88,7 +105,8 @@ async function currentContact(pool: Pool, event: ProductEvent): Promise<Contact 
 }
 
 /**
- * A product event: upsert its contact in one transaction with the inbox row, then publish the
+ * A product event: upsert its contact in one transaction with the inbox row (one statement when the
+ * contact is new, the common case of a sign-up), then publish the
  * event enriched with the contact's snapshot and only then let the consumer ack. The enriched
  * event's id derives from the event's, so a redelivery (the first attempt died after commit,
  * before the broker confirmed) publishes it again with the same id and automation drops the copy.
@@ -99,7 +117,10 @@ async function currentContact(pool: Pool, event: ProductEvent): Promise<Contact 
 export async function upsertEventContact(deps: { pool: Pool; broker: Broker }, messageKey: string, event: ProductEvent): Promise<void> {
   if (!isWellFormedEmail(event.email))
     throw new PoisonMessageError('product event names a malformed email address');
-  const contact = (await applyEvent(deps.pool, messageKey, event)) ?? (await currentContact(deps.pool, event));
+  const contact =
+    (await createNewContact(deps.pool, messageKey, event)) ??
+    (await applyEvent(deps.pool, messageKey, event)) ??
+    (await currentContact(deps.pool, event));
   // Deleted since the first attempt: nothing is left to enrich, and no email must follow.
   if (!contact) return;
   await deps.broker.publish(

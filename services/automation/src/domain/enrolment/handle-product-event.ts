@@ -1,9 +1,6 @@
-import { withTransaction, type MessageOf, type Pool, type productEventEnrichedV1 } from '@mailer/shared';
-import { applyContactSnapshot } from '../../data-access/contacts.repository';
-import { recordDelivery } from '../../data-access/delivery-log.repository';
-import { enrolContact } from '../../data-access/enrolment.repository';
-import { markProcessed } from '../../data-access/inbox.repository';
-import { workflowsTriggeredBy } from '../../data-access/workflows.repository';
+import type { MessageOf, Pool, productEventEnrichedV1 } from '@mailer/shared';
+import { enrolFromEvent, type MatchedWorkflow } from '../../data-access/enrolment.repository';
+import { workflowsTriggeredBy, type StoredWorkflow } from '../../data-access/workflows.repository';
 import type { ImmediateSend } from '../sending/prepare-email';
 import { stepMessageId } from '../sending/message-id';
 import { describeCondition, firstFailedCondition } from '../workflows/match-conditions';
@@ -14,72 +11,67 @@ export type EnrichedEvent = MessageOf<typeof productEventEnrichedV1>;
 export interface EnrolmentOptions {
   mailDomain: string;
   /**
-   * Asked once per new enrolment whose first email is due now: the scheduler instance that will
-   * send it right after commit (and its lease), or undefined to leave the row for the scheduler.
+   * Asked once per matched workflow whose first email is due now: the scheduler instance that
+   * will send it right after commit, or undefined to leave the row for the scheduler's claim loop.
    */
-  claimNow: () => { instance: string; leaseMs: number } | undefined;
+  claimNow: () => string | undefined;
+  leaseMs: number;
 }
 
 export interface EnrolmentOutcome {
   enrolled: number;
-  /** First steps claimed in the transaction, with what sending them needs (nothing is read again). */
+  /** First steps claimed in the same statement, with what sending them needs (nothing is read again). */
   immediate: ImmediateSend[];
 }
 
+/** The matched workflow's row: its first email step and whether this instance sends it at once. */
+function matchedWorkflow(workflow: StoredWorkflow, event: EnrichedEvent, options: EnrolmentOptions): MatchedWorkflow {
+  const first = nextEmailStep(workflow.definition, -1);
+  if (!first) return { workflowId: workflow.id };
+  const ids = { accountId: event.account_id, contactId: event.contact.id, workflowId: workflow.id, stepId: first.stepId };
+  return {
+    workflowId: workflow.id,
+    firstStep: { stepId: first.stepId, stepIndex: first.stepIndex, delayMs: first.delayMs, messageId: stepMessageId(ids, options.mailDomain) },
+    claimFor: first.delayMs === 0 ? options.claimNow() : undefined,
+  };
+}
+
 /**
- * One product event (with the contact the contacts service upserted): refresh the projection,
- * match the account's workflows, enrol the contact at most once per workflow and write the first
- * email step's ledger row. All in one transaction with the inbox row, so a redelivery is a no-op.
- * A first step due now may be claimed in the same transaction, so the caller can send it at once.
+ * One product event (with the contact the contacts service upserted): match the account's
+ * workflows, then in one atomic statement keyed by the inbox row (a redelivery is a no-op) refresh
+ * the projection, enrol the contact at most once per workflow, write each first email step's ledger
+ * row and log every decision. A first step due now may be claimed by the same statement, so the
+ * caller sends it at once.
  */
 export async function handleProductEvent(pool: Pool, messageId: string, event: EnrichedEvent, options: EnrolmentOptions): Promise<EnrolmentOutcome> {
-  return withTransaction(pool, async (client) => {
-    const outcome: EnrolmentOutcome = { enrolled: 0, immediate: [] };
-    if (!(await markProcessed(client, messageId))) return outcome;
-    const accountId = event.account_id;
-    const contactId = event.contact.id;
-    const contact = await applyContactSnapshot(client, accountId, event.contact, event.received_at);
-    for (const workflow of await workflowsTriggeredBy(client, accountId, event.event)) {
-      const failed = firstFailedCondition(workflow.definition.trigger.where, event.properties);
-      if (failed) {
-        await recordDelivery(client, {
-          accountId,
-          contactId,
-          email: event.contact.email,
-          workflowId: workflow.id,
-          eventId: event.event_id,
-          outcome: 'not_matched',
-          reason: `condition not met: ${describeCondition(failed)}`,
-        });
-        continue;
-      }
-      const first = nextEmailStep(workflow.definition, -1);
-      const firstStep = first && {
-        stepId: first.stepId,
-        stepIndex: first.stepIndex,
-        delayMs: first.delayMs,
-        messageId: stepMessageId({ accountId, contactId, workflowId: workflow.id, stepId: first.stepId }, options.mailDomain),
-      };
-      const { runId, claimed } = await enrolContact(client, {
-        accountId,
-        contactId,
-        email: event.contact.email,
-        workflowId: workflow.id,
-        eventId: event.event_id,
-        eventName: event.event,
-        properties: event.properties,
-        firstStep,
-        claimFor: first?.delayMs === 0 ? options.claimNow() : undefined,
-      });
-      if (runId === undefined) continue;
-      outcome.enrolled++;
-      if (claimed) {
-        outcome.immediate.push({
-          send: claimed,
-          loaded: { workflow, contact, run: { event_name: event.event, event_properties: event.properties } },
-        });
-      }
-    }
-    return outcome;
+  // Read before the write, not in its transaction: a workflow re-imported in between is matched as it
+  // was a moment earlier, as if the event had come a moment earlier.
+  const workflows = await workflowsTriggeredBy(pool, event.account_id, event.event);
+  const matched: Array<{ workflow: StoredWorkflow; row: MatchedWorkflow }> = [];
+  const notMatched: Array<{ workflowId: number; reason: string }> = [];
+  for (const workflow of workflows) {
+    const failed = firstFailedCondition(workflow.definition.trigger.where, event.properties);
+    if (failed) notMatched.push({ workflowId: workflow.id, reason: `condition not met: ${describeCondition(failed)}` });
+    else matched.push({ workflow, row: matchedWorkflow(workflow, event, options) });
+  }
+  const result = await enrolFromEvent(pool, {
+    messageId,
+    accountId: event.account_id,
+    contact: event.contact,
+    factAt: event.received_at,
+    eventId: event.event_id,
+    eventName: event.event,
+    properties: event.properties,
+    matched: matched.map((entry) => entry.row),
+    notMatched,
+    leaseMs: options.leaseMs,
   });
+  const byId = new Map(matched.map((entry) => [entry.workflow.id, entry.workflow]));
+  const run = { event_name: event.event, event_properties: event.properties };
+  const immediate: ImmediateSend[] = [];
+  for (const send of result.claimed) {
+    const workflow = byId.get(send.workflow_id);
+    if (workflow) immediate.push({ send, loaded: { workflow, contact: result.contact, run } });
+  }
+  return { enrolled: result.enrolled.length, immediate };
 }

@@ -62,13 +62,19 @@ function nextStepOf(ctx: SendContext, send: ClaimedSend, finish: Finish): NextSt
   return { stepId: next.stepId, stepIndex: next.stepIndex, delayMs: next.delayMs, messageId };
 }
 
+export type Recorded =
+  | { recorded: false }
+  /** `nextDueNow`: the next step's row was written due at once (no wait before it). */
+  | { recorded: true; nextDueNow: boolean };
+
 /**
  * Records a step's outcome, its log line, the facts it causes (outbox) and the next step's ledger
- * row: one atomic statement, and only while this attempt still holds the claim. Returns false when
- * the claim was lost to another instance.
+ * row: one atomic statement, and only while this attempt still holds the claim. `recorded` is
+ * false when the claim was lost to another instance.
  */
-export function finishSend(ctx: SendContext, send: ClaimedSend, finish: Finish): Promise<boolean> {
-  return recordSendOutcome(ctx.pool, {
+export async function finishSend(ctx: SendContext, send: ClaimedSend, finish: Finish): Promise<Recorded> {
+  const next = nextStepOf(ctx, send, finish);
+  const recorded = await recordSendOutcome(ctx.pool, {
     send,
     outcome: finish.outcome,
     facts: factsOf(send, finish),
@@ -82,7 +88,8 @@ export function finishSend(ctx: SendContext, send: ClaimedSend, finish: Finish):
       reason: finish.outcome.reason ?? finish.outcome.smtpResponse,
       messageId: send.message_id,
     },
-    next: nextStepOf(ctx, send, finish),
+    next,
     markBounced: Boolean(finish.bounce && finish.email),
   });
+  return recorded ? { recorded, nextDueNow: next?.delayMs === 0 } : { recorded };
 }

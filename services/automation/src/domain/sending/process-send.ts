@@ -4,16 +4,17 @@ import { SmtpFailure } from '../../data-access/smtp-mailer';
 import type { ClaimedSend } from '../../data-access/sends.repository';
 import { recordDelivery } from '../../data-access/delivery-log.repository';
 import { RenderError } from '../rendering/render-email';
-import { finishSend, type Finish } from './finish-send';
+import { finishSend, type Finish, type Recorded } from './finish-send';
 import { prepareEmail, type LoadedSend } from './prepare-email';
 import type { SendContext } from './send-context';
 
 /**
  * Sends one claimed step. The ledger row (the claim) exists before the SMTP call; the outcome is
  * committed after it. A crash in between leaves the row claimed: when its lease expires another
- * claim re-sends it with the same Message-ID (the one documented duplicate window).
+ * claim re-sends it with the same Message-ID (the one documented duplicate window). Resolves to
+ * true when the run's next step is due at once (the scheduler should look for it now).
  */
-export async function processSend(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend): Promise<void> {
+export async function processSend(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend): Promise<boolean> {
   if (send.previous_state === 'claimed') {
     ctx.logger.warn({ sendId: send.id, messageId: send.message_id, attempt: send.attempts }, 'claim lease expired; re-sending with the same Message-ID');
     await recordDelivery(ctx.pool, {
@@ -27,13 +28,15 @@ export async function processSend(ctx: SendContext, send: ClaimedSend, loaded: L
     });
   }
   const finish = await attempt(ctx, send, loaded);
-  if (!(await recordWithRetry(ctx, send, finish))) {
+  const recorded = await recordWithRetry(ctx, send, finish);
+  if (!recorded.recorded) {
     ctx.logger.warn({ sendId: send.id, messageId: send.message_id }, 'claim was taken over before the outcome was recorded');
-    return;
+    return false;
   }
   // Test-only: outcome, outbox row and next step committed; the outbox is not yet published.
   crashPoint('after_ledger_commit');
   ctx.onFinished?.(finish);
+  return recorded.nextDueNow;
 }
 
 async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend): Promise<Finish> {
@@ -98,7 +101,7 @@ function smtpSend(ctx: SendContext, send: ClaimedSend, email: Parameters<SendCon
  * After the SMTP call the outcome must reach the ledger: a passing database outage is waited out
  * (about half a minute), which keeps the crash window, and so the chance of a re-send, small.
  */
-async function recordWithRetry(ctx: SendContext, send: ClaimedSend, finish: Finish): Promise<boolean> {
+async function recordWithRetry(ctx: SendContext, send: ClaimedSend, finish: Finish): Promise<Recorded> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await finishSend(ctx, send, finish);

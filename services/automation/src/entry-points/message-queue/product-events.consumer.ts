@@ -9,7 +9,7 @@ import type { SendScheduler } from '../workers/send-scheduler';
  */
 export function consumeProductEvents(
   broker: Broker,
-  deps: { pool: Pool; mailDomain: string; scheduler: Pick<SendScheduler, 'claimNow' | 'sendNow' | 'wake'> },
+  deps: { pool: Pool; mailDomain: string; scheduler: Pick<SendScheduler, 'claimNow' | 'sendNow' | 'wake' | 'leaseMs'> },
 ): void {
   const { scheduler } = deps;
   broker.consume({
@@ -20,6 +20,7 @@ export function consumeProductEvents(
       const { enrolled, immediate } = await handleProductEvent(deps.pool, message.messageId, message.payload, {
         mailDomain: deps.mailDomain,
         claimNow: () => scheduler.claimNow(),
+        leaseMs: scheduler.leaseMs,
       });
       scheduler.sendNow(immediate);
       if (enrolled > immediate.length) scheduler.wake();

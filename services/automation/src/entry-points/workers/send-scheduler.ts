@@ -46,13 +46,17 @@ export class SendScheduler {
   }
 
   /**
-   * For an enrolment about to commit: this instance and its lease when it has room for one more
+   * For an enrolment about to commit: this instance's name when it has room for one more
    * send now, else undefined (the row stays pending and the loop claims it). Room is not reserved:
    * concurrent enrolments may overshoot `concurrency` by at most the consumer's prefetch.
    */
-  claimNow(): { instance: string; leaseMs: number } | undefined {
+  claimNow(): string | undefined {
     if (this.stopping || this.inFlight.size >= this.options.concurrency) return undefined;
-    return { instance: this.instance, leaseMs: this.options.leaseMs };
+    return this.instance;
+  }
+
+  get leaseMs(): number {
+    return this.options.leaseMs;
   }
 
   /** Sends steps claimed by `claimNow` once their enrolment committed. */
@@ -73,7 +77,9 @@ export class SendScheduler {
 
   private async tick(): Promise<boolean> {
     const free = this.options.concurrency - this.inFlight.size;
-    if (free <= 0) {
+    // Under a backlog, claim in batches of a quarter of the pipeline rather than one row per
+    // finished send: one claim statement serves several sends.
+    if (free < Math.max(1, Math.floor(this.options.concurrency / 4))) {
       await Promise.race([...this.inFlight]);
       return true;
     }
@@ -85,6 +91,12 @@ export class SendScheduler {
   }
 
   /** Sends one claimed row in the background; `load` runs inside, so its failure costs only this row. */
+  /**
+   * Sends one claimed row in the background; `load` runs inside, so its failure costs only this
+   * row. The loop is woken only when the send wrote a next step due now: anything else due is
+   * claimed by the loop itself (it waits on a full pipeline, and polls), so a finished send does
+   * not cost a claim statement that finds nothing.
+   */
   private launch(send: ClaimedSend, load: () => Promise<LoadedSend>): void {
     // The step continues the trace of the event that scheduled it, however long the wait was.
     const work = withSpan(
@@ -93,13 +105,16 @@ export class SendScheduler {
       async () => processSend(this.ctx, send, await load()),
       { parent: contextFromTraceparent(send.trace_context) },
     )
-      .catch((error: unknown) =>
-        this.ctx.logger.error({ err: error, sendId: send.id }, 'send failed unexpectedly; the lease will expire and it is retried'),
+      .then(
+        (nextDueNow) => {
+          if (nextDueNow) this.loop.wake();
+        },
+        (error: unknown) =>
+          this.ctx.logger.error({ err: error, sendId: send.id }, 'send failed unexpectedly; the lease will expire and it is retried'),
       )
       .finally(() => {
         this.inFlight.delete(work);
         this.options.afterSend?.();
-        this.loop.wake();
       });
     this.inFlight.add(work);
   }
