@@ -74,6 +74,35 @@ describe('proxy to the internal services', () => {
     expect(campaigns.seen.find((request) => request.headers['x-request-id'] === 'req-proxy-2')?.body).toBe(body);
   });
 
+  it('forwards a body over 64 KiB and a chunked body (both streamed, not buffered) intact', async () => {
+    const { plaintext } = await aKey(gateway.pool);
+    const large = JSON.stringify({ note: 'x'.repeat(80_000) });
+    const response = await fetch(`${gateway.url}/api/v1/campaigns/large`, {
+      method: 'POST',
+      headers: headersFor(plaintext, uniqueIp(), { 'content-type': 'application/json', 'x-request-id': 'req-proxy-large' }),
+      body: large,
+    });
+    expect(response.status).toBe(201);
+    expect(campaigns.seen.find((request) => request.headers['x-request-id'] === 'req-proxy-large')?.body).toBe(large);
+
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request(`${gateway.url}/api/v1/campaigns/chunked`, {
+        method: 'POST',
+        headers: headersFor(plaintext, uniqueIp(), { 'content-type': 'application/json', 'x-request-id': 'req-proxy-chunked' }),
+      });
+      request.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      // No Content-Length: node sends Transfer-Encoding: chunked.
+      request.write('{"part":');
+      request.end('"two"}');
+    });
+    expect(status).toBe(201);
+    expect(campaigns.seen.find((request) => request.headers['x-request-id'] === 'req-proxy-chunked')?.body).toBe('{"part":"two"}');
+  });
+
   it('streams a large upstream response through whole', async () => {
     const { plaintext } = await aKey(gateway.pool);
     const response = await fetch(`${gateway.url}/api/v1/contacts/big`, { headers: headersFor(plaintext, uniqueIp()) });

@@ -31,10 +31,11 @@ export async function insertContact(
   row: NewContactRow,
 ): Promise<ContactRow> {
   const { rows } = await db
-    .query<ContactRow>(
-      `INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
+    .query<ContactRow>({
+      name: 'contacts.insert',
+      text: `INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [
+      values: [
         accountId,
         row.email,
         row.first_name,
@@ -43,7 +44,7 @@ export async function insertContact(
         row.source,
         JSON.stringify(row.custom_properties),
       ],
-    )
+    })
     .catch(rethrowTaken);
   return rows[0]!;
 }
@@ -77,6 +78,23 @@ export async function findContact(
     `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [accountId, id],
   );
+  return rows[0];
+}
+
+/**
+ * The contact with its tag names (sorted as `tagsOf` sorts them) in one statement: the API's read
+ * path is one round trip. Named, so Postgres parses and plans it once per connection.
+ */
+export async function findContactWithTags(db: Queryable, accountId: number, id: number) {
+  const { rows } = await db.query<ContactRow & { tags: string[] }>({
+    name: 'contacts.find-with-tags',
+    text: `SELECT ${COLUMNS}, ARRAY(
+         SELECT t.name FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
+         WHERE ct.contact_id = contacts.id ORDER BY lower(t.name) COLLATE "C", t.name COLLATE "C"
+       ) AS tags
+       FROM contacts WHERE account_id = $1 AND id = $2`,
+    values: [accountId, id],
+  });
   return rows[0];
 }
 

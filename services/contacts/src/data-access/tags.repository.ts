@@ -2,8 +2,9 @@ import type { Queryable } from './queryable';
 
 /**
  * Finds or creates each tag by name (case-insensitively) and links it to the contact; returns the
- * names newly linked. ON CONFLICT makes concurrent writers of one new tag agree on one row, and
- * the sorted order keeps two transactions from locking the same tags in opposite orders.
+ * names newly linked, in `tagsOf`'s order (so a new contact's tags need no second read). ON
+ * CONFLICT makes concurrent writers of one new tag agree on one row, and the sorted order keeps two
+ * transactions from locking the same tags in opposite orders.
  */
 export async function attachTags(
   db: Queryable,
@@ -13,20 +14,23 @@ export async function attachTags(
 ): Promise<string[]> {
   if (names.length === 0) return [];
   const sorted = [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
-  await db.query(
-    `INSERT INTO tags (account_id, name) SELECT $1, name FROM unnest($2::text[]) WITH ORDINALITY AS t(name, position)
+  await db.query({
+    name: 'tags.insert-missing',
+    text: `INSERT INTO tags (account_id, name) SELECT $1, name FROM unnest($2::text[]) WITH ORDINALITY AS t(name, position)
      ORDER BY position ON CONFLICT (account_id, lower(name)) DO NOTHING`,
-    [accountId, sorted],
-  );
-  const { rows } = await db.query<{ name: string }>(
-    `WITH wanted AS (
+    values: [accountId, sorted],
+  });
+  const { rows } = await db.query<{ name: string }>({
+    name: 'tags.link',
+    text: `WITH wanted AS (
        SELECT id, name FROM tags WHERE account_id = $1 AND lower(name) = ANY(SELECT lower(n) FROM unnest($2::text[]) AS n)
      ), linked AS (
        INSERT INTO contact_tags (contact_id, tag_id) SELECT $3, id FROM wanted ON CONFLICT DO NOTHING RETURNING tag_id
      )
-     SELECT wanted.name FROM linked JOIN wanted ON wanted.id = linked.tag_id`,
-    [accountId, sorted, contactId],
-  );
+     SELECT wanted.name FROM linked JOIN wanted ON wanted.id = linked.tag_id
+     ORDER BY lower(wanted.name) COLLATE "C", wanted.name COLLATE "C"`,
+    values: [accountId, sorted, contactId],
+  });
   return rows.map((row) => row.name);
 }
 

@@ -1,6 +1,6 @@
 import { withTransaction, type Pool } from '@mailer/shared';
 import { insertContact } from '../data-access/contacts.repository';
-import { attachTags, tagsOf } from '../data-access/tags.repository';
+import { attachTags } from '../data-access/tags.repository';
 import { invalidContact } from './contact.errors';
 import { contactFacts } from './contact-facts';
 import { MAX_CUSTOM_PROPERTIES, withTags, type Contact } from './contact';
@@ -32,8 +32,9 @@ export async function createContact(
       source: input.source ?? null,
       custom_properties: customProperties,
     });
-    if (input.tags) await attachTags(db, accountId, row.id, distinctTags(input.tags));
-    const contact = withTags(row, (await tagsOf(db, [row.id])).get(row.id));
+    // A new contact has no tags but the ones linked now, returned in the read order.
+    const tags = input.tags ? await attachTags(db, accountId, row.id, distinctTags(input.tags)) : [];
+    const contact = withTags(row, tags);
     await contactFacts.created(db, contact);
     return contact;
   });

@@ -1,6 +1,6 @@
 import { notFound, type Pool } from '@mailer/shared';
 import { countContacts, listContacts, type ContactFilter } from '../data-access/contact-list.repository';
-import { findContact } from '../data-access/contacts.repository';
+import { findContact, findContactWithTags } from '../data-access/contacts.repository';
 import { tagsOf } from '../data-access/tags.repository';
 import { withTags, type Contact } from './contact';
 
@@ -16,9 +16,9 @@ export interface ContactPage {
 }
 
 export async function getContact(pool: Pool, accountId: number, id: number): Promise<Contact> {
-  const row = await findContact(pool, accountId, id);
-  if (!row) throw notFound('contact');
-  return withTags(row, (await tagsOf(pool, [id])).get(id));
+  const contact = await findContactWithTags(pool, accountId, id);
+  if (!contact) throw notFound('contact');
+  return contact;
 }
 
 /** One page, newest first; a page past the end is empty with the true totals. */

@@ -30,10 +30,16 @@ export interface ContactsAppDeps {
 export function buildApp(deps: ContactsAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag: hashing every JSON answer costs more than the conditional requests it could save
+  // (the spec defines none; the gateway disables it too).
+  app.disable('etag');
   app.use(httpMetrics(deps.metrics));
   app.set('query parser', 'simple');
   app.use(requestId());
   app.use(traceRequests('contacts'));
+  // The API first: a request does not walk the probe and document routers (none of their paths is under /api/v1).
+  app.use('/api/v1', requireIdentity(deps.signingSecret));
+  app.use('/api/v1/contacts', contactsRoutes({ pool: deps.pool, emailValidator: deps.emailValidator }));
   app.use(
     healthRoutes('contacts', [
       { name: 'postgres', check: async () => void (await deps.pool.query('SELECT 1')) },
@@ -46,8 +52,6 @@ export function buildApp(deps: ContactsAppDeps): Express {
   app.use(fragmentRoute(contactsOpenApiFragment()));
   // Internal port: scraped openly, like the health probes.
   app.use(metricsRoutes(deps.metrics));
-  app.use('/api/v1', requireIdentity(deps.signingSecret));
-  app.use('/api/v1/contacts', contactsRoutes({ pool: deps.pool, emailValidator: deps.emailValidator }));
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger, contactStatusByCode));
   return app;

@@ -16,9 +16,16 @@ export const EVENT_BODY_LIMIT = '64kb';
 export function buildApp(deps: EventsAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag: hashing every JSON answer costs more than the conditional requests it could save
+  // (the spec defines none; the gateway disables it too).
+  app.disable('etag');
   app.use(httpMetrics(deps.metrics));
   app.use(requestId());
   app.use(traceRequests('events'));
+  const counted = ingestMetrics(deps.metrics);
+  // Ingest first: an event does not walk the probe and document routers (none of their paths is under /v1).
+  app.use('/v1', requireIdentity(deps.signingSecret), jsonBody(EVENT_BODY_LIMIT), eventsRoutes(deps, counted));
+  app.use('/v1', counted.refusals);
   app.use(
     healthRoutes('events', [
       { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },
@@ -27,9 +34,6 @@ export function buildApp(deps: EventsAppDeps): Express {
   app.use(fragmentRoute(eventsOpenApiFragment()));
   // Internal port: scraped openly, like the health probes.
   app.use(metricsRoutes(deps.metrics));
-  const counted = ingestMetrics(deps.metrics);
-  app.use('/v1', requireIdentity(deps.signingSecret), jsonBody(EVENT_BODY_LIMIT), eventsRoutes(deps, counted));
-  app.use('/v1', counted.refusals);
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger, eventsStatusByCode));
   return app;

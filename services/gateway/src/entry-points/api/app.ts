@@ -35,6 +35,14 @@ function baseApp(deps: GatewayAppDeps): Express {
   app.use(httpMetrics(deps.metrics));
   app.use(requestId());
   app.use(traceRequests('gateway'));
+  return app;
+}
+
+/**
+ * Mounted after the API prefixes, so an API request does not walk their routers first; their
+ * paths lie outside those prefixes, so what answers what is unchanged.
+ */
+function finish(app: Express, deps: GatewayAppDeps, publicGuard: RequestHandler): Express {
   // Probes stay outside the limits: an orchestrator must always be able to ask.
   app.use(
     healthRoutes('gateway', [
@@ -42,10 +50,6 @@ function baseApp(deps: GatewayAppDeps): Express {
       { name: 'redis', check: async () => void (await deps.redis.ping()) },
     ]),
   );
-  return app;
-}
-
-function finish(app: Express, deps: GatewayAppDeps, publicGuard: RequestHandler): Express {
   app.use(publicGuard, notFoundHandler());
   app.use(errorMiddleware(deps.logger, gatewayStatusByCode));
   return app;

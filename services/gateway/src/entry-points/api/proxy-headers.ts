@@ -20,9 +20,15 @@ const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'authorization', 'cookie',
 /** Never copied outward: our rate-limit headers describe the gateway's limits, not the upstream's. */
 const NOT_RETURNED = new Set([...HOP_BY_HOP, 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
 
-/** Header names listed in `Connection` are hop-by-hop for this message too. */
-function connectionTokens(value: string | string[] | undefined): Set<string> {
-  const joined = Array.isArray(value) ? value.join(',') : (value ?? '');
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Header names listed in `Connection` are hop-by-hop for this message too. Most messages carry
+ * none or `keep-alive` (already dropped): those skip the parsing, which runs on every request.
+ */
+function connectionTokens(value: string | string[] | undefined): ReadonlySet<string> {
+  if (value === undefined || value === 'keep-alive' || value === 'close') return NONE;
+  const joined = Array.isArray(value) ? value.join(',') : value;
   return new Set(joined.split(',').map((token) => token.trim().toLowerCase()).filter(Boolean));
 }
 
@@ -32,19 +38,24 @@ export function requestHeadersForUpstream(
 ): Record<string, string | string[]> {
   const listed = connectionTokens(incoming.connection);
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(incoming)) {
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value === undefined || NOT_FORWARDED.has(name) || listed.has(name)) continue;
     out[name] = value;
   }
-  return { ...out, ...extra };
+  // The extras win over anything the caller sent under the same name.
+  for (const name in extra) out[name] = extra[name]!;
+  return out;
 }
 
 export function responseHeadersForClient(
   upstream: Record<string, string | string[] | undefined>,
 ): Array<[string, string | string[]]> {
   const listed = connectionTokens(upstream.connection);
-  return Object.entries(upstream).filter(
-    (entry): entry is [string, string | string[]] =>
-      entry[1] !== undefined && !NOT_RETURNED.has(entry[0]) && !listed.has(entry[0]),
-  );
+  const out: Array<[string, string | string[]]> = [];
+  for (const name in upstream) {
+    const value = upstream[name];
+    if (value !== undefined && !NOT_RETURNED.has(name) && !listed.has(name)) out.push([name, value]);
+  }
+  return out;
 }

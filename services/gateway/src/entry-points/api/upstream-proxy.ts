@@ -31,9 +31,29 @@ function upstreamError(name: string, error: unknown): AppError {
 }
 
 /**
+ * The body to forward: none, a small body read whole (sent upstream with its length in one write,
+ * cheaper than piping a stream through), or the request itself, streamed, when it is large or its
+ * length is not announced.
+ */
+function requestBody(req: Request): Promise<Buffer | Request | null> {
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] !== undefined) return Promise.resolve(req);
+  if (length === undefined || length === '0') return Promise.resolve(null);
+  if (Number(length) > SMALL_BODY_BYTES) return Promise.resolve(req);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.once('error', reject);
+    // 'close' before 'end' means the client hung up mid-body (resolving first makes this a no-op).
+    req.once('close', () => reject(new Error('request aborted')));
+  });
+}
+
+/**
  * Forwards the request to one internal service over a keep-alive pool, path and query unchanged,
- * streaming both bodies. The account (when the route is authenticated) travels in the signed
- * identity header; the caller's credentials never go further than the gateway.
+ * small bodies read whole, large ones streamed. The account (when the route is authenticated)
+ * travels in the signed identity header; the caller's credentials never go further than the gateway.
  */
 export class UpstreamProxy {
   private readonly pool: Pool;
@@ -67,14 +87,21 @@ export class UpstreamProxy {
       extra[IDENTITY_HEADER] = signIdentity({ accountId, requestId }, this.options.signingSecret);
     }
     injectTraceContext(extra);
-    const hasBody = (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined;
+    let body: Buffer | Request | null;
+    try {
+      body = await requestBody(req);
+    } catch (error) {
+      // The client went away (or broke off) mid-body: there is no one left to answer.
+      this.options.logger.debug({ err: error, upstream: this.options.name }, 'client request interrupted');
+      return;
+    }
     let upstream;
     try {
       upstream = await this.pool.request({
         method: req.method as 'GET',
         path: req.originalUrl,
         headers: requestHeadersForUpstream(req.headers, extra),
-        body: hasBody ? req : null,
+        body,
       });
     } catch (error) {
       this.options.logger.warn({ err: error, upstream: this.options.name }, 'upstream request failed');
