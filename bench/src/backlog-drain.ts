@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { SmtpSink } from '@mailer/shared/testing';
+import type { ArrivalSink } from './arrival-sink';
 import type { BenchAccount } from './operator-setup';
 import { round } from './percentile';
 import { databaseUrlOf } from './seed-contacts';
@@ -25,7 +25,7 @@ const DRAIN_TIMEOUT_MS = 240_000;
  */
 export async function measureBacklogDrain(options: {
   env: NodeJS.ProcessEnv;
-  sink: SmtpSink;
+  sink: ArrivalSink;
   account: BenchAccount;
   runId: string;
   count: number;

@@ -1,4 +1,4 @@
-import type { SmtpSink } from '@mailer/shared/testing';
+import type { ArrivalSink } from './arrival-sink';
 import { runOpenLoop } from './open-loop';
 import { SIGNUP_EVENT } from './operator-setup';
 import { percentile } from './percentile';
@@ -24,7 +24,7 @@ export interface EventToEmailResult {
  * runs from each event's scheduled send time to its welcome email's arrival in the sink.
  */
 export async function measureEventToEmail(options: {
-  sink: SmtpSink;
+  sink: ArrivalSink;
   eventsUrl: string;
   apiKey: string;
   runId: string;

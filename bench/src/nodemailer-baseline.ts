@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { SmtpSink } from '@mailer/shared/testing';
+import type { ArrivalSink } from './arrival-sink';
 import type { DrainResult } from './backlog-drain';
 import { round } from './percentile';
 import { SinkArrivals } from './sink-arrivals';
@@ -13,7 +13,7 @@ const SEND_TIMEOUT_MS = 240_000;
  * the same sink: emails/s from the first sendMail to the last arrival.
  */
 export async function measureNodemailerBaseline(options: {
-  sink: SmtpSink;
+  sink: ArrivalSink;
   runId: string;
   count: number;
   maxConnections: number;

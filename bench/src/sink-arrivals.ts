@@ -1,4 +1,4 @@
-import type { SmtpSink } from '@mailer/shared/testing';
+import type { ArrivalSink } from './arrival-sink';
 
 /**
  * Arrival time of each email in the sink whose recipient `wanted` accepts, read incrementally
@@ -9,7 +9,7 @@ export class SinkArrivals {
   private scanned: number;
 
   constructor(
-    private readonly sink: SmtpSink,
+    private readonly sink: ArrivalSink,
     private readonly wanted: (recipient: string) => boolean,
   ) {
     this.scanned = sink.messages.length;
@@ -36,7 +36,7 @@ export class SinkArrivals {
   }
 }
 
-/** Drops the sink's stored messages between scenarios (parsed emails add up to a lot of memory). */
-export function forgetSinkMessages(sink: SmtpSink): void {
+/** Drops the sink's stored messages between scenarios (tens of thousands of arrivals per scenario). */
+export function forgetSinkMessages(sink: ArrivalSink): void {
   sink.messages.length = 0;
 }

@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import {
-  defaultZones,
-  freePort,
-  startDnsTestServer,
-  startSmtpSink,
-  type SmtpSink,
-} from '@mailer/shared/testing';
+import { defaultZones, freePort, startDnsTestServer } from '@mailer/shared/testing';
+import { startArrivalSink, type ArrivalSink } from './arrival-sink';
 import type { BenchConfig } from './bench-config';
 import type { Cleanup } from './cleanup';
 import {
@@ -28,7 +23,7 @@ export interface Stack {
   names: RunNames;
   /** The env every service and operator CLI of this run gets. */
   env: NodeJS.ProcessEnv;
-  sink: SmtpSink;
+  sink: ArrivalSink;
   apiUrl: string;
   eventsUrl: string;
   /** Each backend's own URL (behind the gateway), for diagnosing a hop on its own. */
@@ -62,7 +57,7 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
   cleanup.add('broker namespace', () => removeRunBrokerTopology(config.amqpUrl, names.brokerNamespace));
   cleanup.add('redis keys', () => deleteRunRedisKeys(config.redisUrl, names.redisKeyPrefix));
 
-  const sink = await startSmtpSink();
+  const sink = await startArrivalSink();
   cleanup.add('smtp sink', () => sink.close());
   const dns = await startDnsTestServer({
     ...defaultZones,

@@ -39,27 +39,28 @@ export interface ClaimedSendWithContext extends ClaimedSend {
 export async function claimDueSends(pool: Pool, instance: string, limit: number, leaseMs: number): Promise<ClaimedSendWithContext[]> {
   const { rows } = await pool.query<ClaimedSendWithContext>({
     name: 'automation.claim-due-sends',
+    // The due rows are locked in a subquery of their own (LIMIT and FOR UPDATE keep it apart, so it
+    // walks the due index and stops at the limit); only those few rows are joined to their context.
     text: `UPDATE sends s
         SET state = 'claimed', attempts = s.attempts + 1, claimed_by = $1,
             lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
-       FROM (SELECT due.id, due.state AS previous_state, r.event_name, r.event_properties, w.updated_at AS workflow_updated_at,
-                    CASE WHEN c.contact_id IS NULL THEN NULL ELSE json_build_object(
-                      'account_id', c.account_id, 'contact_id', c.contact_id, 'email', c.email,
-                      'first_name', c.first_name, 'last_name', c.last_name, 'subscribed', c.subscribed,
-                      'bounced', c.bounced, 'deleted', c.deleted, 'tags', c.tags, 'custom_properties', c.custom_properties)
-                    END AS contact
-               FROM sends due
-               LEFT JOIN workflow_runs r ON r.id = due.run_id
-               LEFT JOIN workflows w ON w.id = due.workflow_id
-               LEFT JOIN contacts c ON c.account_id = due.account_id AND c.contact_id = due.contact_id
-              WHERE (due.state IN ('pending', 'failed_transient') AND due.due_at <= now())
-                 OR (due.state = 'claimed' AND due.lease_until < now())
-              ORDER BY due.due_at
+       FROM (SELECT id, state, run_id, workflow_id, account_id, contact_id FROM sends
+              WHERE (state IN ('pending', 'failed_transient') AND due_at <= now())
+                 OR (state = 'claimed' AND lease_until < now())
+              ORDER BY due_at
               LIMIT $3
-              FOR UPDATE OF due SKIP LOCKED) due
+              FOR UPDATE SKIP LOCKED) due
+       LEFT JOIN workflow_runs r ON r.id = due.run_id
+       LEFT JOIN workflows w ON w.id = due.workflow_id
+       LEFT JOIN contacts c ON c.account_id = due.account_id AND c.contact_id = due.contact_id
       WHERE s.id = due.id
   RETURNING s.id, s.run_id, s.account_id, s.contact_id, s.workflow_id, s.step_id, s.step_index, s.message_id, s.attempts,
-            due.previous_state, s.trace_context, due.contact, due.event_name, due.event_properties, due.workflow_updated_at`,
+            due.state AS previous_state, s.trace_context, r.event_name, r.event_properties, w.updated_at AS workflow_updated_at,
+            CASE WHEN c.contact_id IS NULL THEN NULL ELSE json_build_object(
+              'account_id', c.account_id, 'contact_id', c.contact_id, 'email', c.email,
+              'first_name', c.first_name, 'last_name', c.last_name, 'subscribed', c.subscribed,
+              'bounced', c.bounced, 'deleted', c.deleted, 'tags', c.tags, 'custom_properties', c.custom_properties)
+            END AS contact`,
     values: [instance, leaseMs, limit],
   });
   return rows;
