@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { contextFromTraceparent, SERVICE_ATTRIBUTE, withSpan } from '@mailer/shared';
 import { crashPoint } from '../../crash-point';
-import { claimDueSends } from '../../data-access/sends.repository';
+import { claimDueSends, type ClaimedSend } from '../../data-access/sends.repository';
 import { processSend } from '../../domain/sending/process-send';
 import { loadedFromClaim, type ImmediateSend, type LoadedSend } from '../../domain/sending/prepare-email';
 import { WorkflowCache } from '../../domain/sending/workflow-cache';
 import type { SendContext } from '../../domain/sending/send-context';
-import type { ClaimedSend } from '../../data-access/sends.repository';
 import { WakeableLoop } from './wakeable-loop';
 
 export interface SchedulerOptions {
@@ -20,7 +19,7 @@ export interface SchedulerOptions {
 /**
  * Claims due ledger rows (any number of instances side by side) and sends them, at most
  * `concurrency` at a time; otherwise it polls. A first step due at enrolment skips the poll: the
- * enrolment claims it for this instance in its own transaction and hands it over (`sendNow`).
+ * enrolment claims it for this instance in its own statement and hands it over (`sendNow`).
  */
 export class SendScheduler {
   readonly instance = `automation-${randomUUID()}`;
