@@ -13,6 +13,7 @@ import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
 import { loadTargets } from './load-targets';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
 import { runOpenLoop } from './open-loop';
+import type { HttpRequestSpec } from './closed-loop';
 import { createBenchAccount } from './operator-setup';
 import { loadAverage, memoryMb } from './proc-stats';
 import { checkResponses } from './response-check';
@@ -79,40 +80,21 @@ async function main(): Promise<boolean> {
         checkResponses(problems, result.scenario, result.requests, result.non2xx, result.errors);
     }
 
-    const halfRate = (reqPerS: number) => Math.max(1, Math.round(reqPerS / 2));
-    await settler.before('GET contact, open loop');
-    const openGet = await runOpenLoop(
-      stack.apiUrl,
-      halfRate(medianReqPerS.getContact),
-      config.openLoopSeconds,
-      () => targets.getContact.next(),
+    // Open loop at half the closed-loop throughput: latency when the stack is not saturated.
+    const openLoopAtHalf = async (scenario: string, label: string, baseUrl: string, reqPerS: number, next: () => HttpRequestSpec) => {
+      await settler.before(scenario);
+      const result = await runOpenLoop(baseUrl, Math.max(1, Math.round(reqPerS / 2)), config.openLoopSeconds, next);
+      checkResponses(problems, scenario, result.sent - result.errors, result.non2xx, result.errors);
+      log(
+        `open loop ${label} at ${result.ratePerS}/s: p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(result.errorKinds)}`,
+      );
+      return result;
+    };
+    const openGet = await openLoopAtHalf('GET contact, open loop', 'GET', stack.apiUrl, medianReqPerS.getContact, () =>
+      targets.getContact.next(),
     );
-    checkResponses(
-      problems,
-      'GET contact, open loop',
-      openGet.sent - openGet.errors,
-      openGet.non2xx,
-      openGet.errors,
-    );
-    log(
-      `open loop GET at ${openGet.ratePerS}/s: p50 ${openGet.p50Ms.toFixed(1)} ms, p99 ${openGet.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(openGet.errorKinds)}`,
-    );
-    await settler.before('POST event, open loop');
-    const openEvents = await runOpenLoop(
-      stack.eventsUrl,
-      halfRate(medianReqPerS.ingestEvent),
-      config.openLoopSeconds,
-      () => targets.ingestEvent.next(),
-    );
-    checkResponses(
-      problems,
-      'POST event, open loop',
-      openEvents.sent - openEvents.errors,
-      openEvents.non2xx,
-      openEvents.errors,
-    );
-    log(
-      `open loop events at ${openEvents.ratePerS}/s: p50 ${openEvents.p50Ms.toFixed(1)} ms, p99 ${openEvents.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(openEvents.errorKinds)}`,
+    const openEvents = await openLoopAtHalf('POST event, open loop', 'events', stack.eventsUrl, medianReqPerS.ingestEvent, () =>
+      targets.ingestEvent.next(),
     );
 
     const eventToEmail: EventToEmailResult[] = [];
