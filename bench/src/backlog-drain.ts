@@ -1,18 +1,9 @@
 import pg from 'pg';
 import type { ArrivalSink } from './arrival-sink';
 import type { BenchAccount } from './operator-setup';
-import { round } from './percentile';
 import { databaseUrlOf } from './seed-contacts';
-import { SinkArrivals } from './sink-arrivals';
+import { drainArrivals, drainResult, type DrainResult } from './drain-result';
 import { BENCH_DOMAIN } from './start-stack';
-
-export interface DrainResult {
-  emails: number;
-  arrived: number;
-  missing: number;
-  seconds: number;
-  emailsPerS: number;
-}
 
 /** Contact ids far above anything the contacts service hands out, so projection rows never collide. */
 const BACKLOG_CONTACT_ID_BASE = 1_000_000_000;
@@ -31,11 +22,7 @@ export async function measureBacklogDrain(options: {
   count: number;
 }): Promise<DrainResult> {
   const { account, count, runId } = options;
-  const tag = `.${runId}@${BENCH_DOMAIN}`;
-  const arrivals = new SinkArrivals(
-    options.sink,
-    (recipient) => recipient.startsWith('backlog') && recipient.endsWith(tag),
-  );
+  const { arrivals, tag } = drainArrivals(options.sink, 'backlog', runId);
   const client = new pg.Client({ connectionString: databaseUrlOf(options.env, 'automation') });
   await client.connect();
   let committedAt: number;
@@ -70,17 +57,5 @@ export async function measureBacklogDrain(options: {
   } finally {
     await client.end();
   }
-  const arrived = await arrivals.waitFor(count, DRAIN_TIMEOUT_MS);
-  if (arrived === 0)
-    throw new Error(
-      `backlog drain: none of ${count} emails reached the sink in ${DRAIN_TIMEOUT_MS / 1000} s`,
-    );
-  const seconds = (Math.max(...arrivals.receivedAt.values()) - committedAt) / 1000;
-  return {
-    emails: count,
-    arrived,
-    missing: count - arrived,
-    seconds: round(seconds, 2),
-    emailsPerS: Math.round(arrived / seconds),
-  };
+  return drainResult('backlog drain', arrivals, count, committedAt, DRAIN_TIMEOUT_MS);
 }

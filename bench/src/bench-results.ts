@@ -1,4 +1,4 @@
-import type { DrainResult } from './backlog-drain';
+import type { DrainResult } from './drain-result';
 import type { SettleWait } from './broker-quiet';
 import type { ClosedLoopResult } from './closed-loop';
 import type { EventToEmailResult } from './event-to-email';

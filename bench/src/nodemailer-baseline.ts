@@ -1,8 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { ArrivalSink } from './arrival-sink';
-import type { DrainResult } from './backlog-drain';
-import { round } from './percentile';
-import { SinkArrivals } from './sink-arrivals';
+import { drainArrivals, drainResult, type DrainResult } from './drain-result';
 import { BENCH_DOMAIN } from './start-stack';
 
 const SEND_TIMEOUT_MS = 240_000;
@@ -19,11 +17,7 @@ export async function measureNodemailerBaseline(options: {
   maxConnections: number;
 }): Promise<DrainResult> {
   const { sink, runId, count } = options;
-  const tag = `.${runId}@${BENCH_DOMAIN}`;
-  const arrivals = new SinkArrivals(
-    sink,
-    (recipient) => recipient.startsWith('nodemailer') && recipient.endsWith(tag),
-  );
+  const { arrivals, tag } = drainArrivals(sink, 'nodemailer', runId);
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',
     port: sink.port,
@@ -53,14 +47,5 @@ export async function measureNodemailerBaseline(options: {
   } finally {
     transport.close();
   }
-  const arrived = await arrivals.waitFor(count, SEND_TIMEOUT_MS);
-  if (arrived === 0) throw new Error('baseline B: no email reached the sink');
-  const seconds = (Math.max(...arrivals.receivedAt.values()) - started) / 1000;
-  return {
-    emails: count,
-    arrived,
-    missing: count - arrived,
-    seconds: round(seconds, 2),
-    emailsPerS: Math.round(arrived / seconds),
-  };
+  return drainResult('baseline B', arrivals, count, started, SEND_TIMEOUT_MS);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { currentTraceparent, type Pool, type PoolClient } from '@mailer/shared';
-import type { LogEntry } from './delivery-log.repository';
+import type { LogOutcome } from './delivery-log.repository';
 import type { OutboxFact } from './outbox.repository';
 import type { ClaimedSend, SendOutcome } from './sends.repository';
 
@@ -16,7 +16,8 @@ export interface SendOutcomeRecord {
   outcome: SendOutcome;
   /** Facts for the outbox (email sent, contact bounced). */
   facts: OutboxFact[];
-  log: LogEntry;
+  /** The log line; its ids are the send's. */
+  log: { outcome: LogOutcome; email: string | undefined; reason: string | undefined };
   /** The run's next email step, when this one is done. */
   next: NextStepRow | undefined;
   /** A 5xx at RCPT: the projection marks the contact bounced at once. */

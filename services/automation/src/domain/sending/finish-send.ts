@@ -78,16 +78,7 @@ export async function finishSend(ctx: SendContext, send: ClaimedSend, finish: Fi
     send,
     outcome: finish.outcome,
     facts: factsOf(send, finish),
-    log: {
-      accountId: send.account_id,
-      contactId: send.contact_id,
-      email: finish.email,
-      workflowId: send.workflow_id,
-      stepId: send.step_id,
-      outcome: finish.log,
-      reason: finish.outcome.reason ?? finish.outcome.smtpResponse,
-      messageId: send.message_id,
-    },
+    log: { outcome: finish.log, email: finish.email, reason: finish.outcome.reason ?? finish.outcome.smtpResponse },
     next,
     markBounced: Boolean(finish.bounce && finish.email),
   });
