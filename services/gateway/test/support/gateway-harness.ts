@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { createLogger } from '@mailer/shared';
+import { createLogger, redisReady } from '@mailer/shared';
 import { serviceTestEnv } from '@mailer/shared/testing';
 import { loadGatewayConfig } from '../../src/config';
 import { startGatewayService } from '../../src/gateway-service';
@@ -27,6 +27,10 @@ export async function startGateway(overrides: Record<string, string> = {}): Prom
   });
   const gateway = await startGatewayService(config, logger);
   running.push(gateway);
+  // Until Redis is connected the per-process limiter decides; a test counting exact limits must not
+  // have its first requests counted there and the rest in Redis. A Redis that never comes is a
+  // test's own choice: it still gets its gateway.
+  await redisReady(gateway.redis, 3000).catch(() => undefined);
   return gateway;
 }
 
