@@ -1,61 +1,126 @@
 // `npm start`: the whole stack on this machine, no Docker. Runs every service (each applies its own
 // migrations at start) against the servers the environment names, with one log stream prefixed by
-// service name. SIGINT/SIGTERM stops them all gracefully; anything still alive after 10 s is killed.
+// service name. Secrets the environment does not set come from a local state file (made once);
+// with no SMTP_URL, a local inbox captures every email and shows it in a browser.
+// SIGINT/SIGTERM stops them all gracefully; anything still alive after 10 s is killed.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { prettyFactory } from 'pino-pretty';
+import { localSecrets, stateFile } from './local-secrets.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const env = process.env;
 const port = (name, fallback) => env[name] ?? String(fallback);
 
 const ports = {
+  gateway: port('GATEWAY_PORT', 3000),
+  eventsPublic: port('EVENTS_PORT', 3001),
   contacts: port('CONTACTS_PORT', 3010),
   campaigns: port('CAMPAIGNS_PORT', 3020),
   events: port('EVENTS_SERVICE_PORT', 3030),
   automation: port('AUTOMATION_PORT', 3040),
+  web: port('WEB_PORT', 3050),
+  webhooks: port('WEBHOOKS_PORT', 3060),
+  gatewayInternal: port('GATEWAY_INTERNAL_PORT', 3002),
+  inboxSmtp: port('INBOX_SMTP_PORT', 1025),
+  inbox: port('INBOX_PORT', 8025),
 };
 const internal = (service) => `http://127.0.0.1:${ports[service]}`;
+const publicBaseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${ports.gateway}`;
 
-// One secret for the whole local stack; a random one per run is fine when nobody set it.
-const signingSecret = env.INTERNAL_SIGNING_SECRET ?? randomBytes(32).toString('hex');
+const secrets = localSecrets(root, env);
+const localInbox = !env.SMTP_URL;
 
+const node = (script) => ['--enable-source-maps', '--require', './dist/instrumentation.js', script];
 const services = {
-  contacts: { PORT: ports.contacts },
-  campaigns: { PORT: ports.campaigns },
-  events: { PORT: ports.events },
-  automation: { PORT: ports.automation },
-  gateway: {
-    GATEWAY_PORT: port('GATEWAY_PORT', 3000),
-    EVENTS_PORT: port('EVENTS_PORT', 3001),
-    CONTACTS_SERVICE_URL: env.CONTACTS_SERVICE_URL ?? internal('contacts'),
-    CAMPAIGNS_SERVICE_URL: env.CAMPAIGNS_SERVICE_URL ?? internal('campaigns'),
-    EVENTS_SERVICE_URL: env.EVENTS_SERVICE_URL ?? internal('events'),
-    AUTOMATION_SERVICE_URL: env.AUTOMATION_SERVICE_URL ?? internal('automation'),
+  contacts: { dir: 'services/contacts', args: node('dist/main.js'), env: { PORT: ports.contacts } },
+  campaigns: { dir: 'services/campaigns', args: node('dist/main.js'), env: { PORT: ports.campaigns } },
+  events: { dir: 'services/events', args: node('dist/main.js'), env: { PORT: ports.events } },
+  webhooks: { dir: 'services/webhooks', args: node('dist/main.js'), env: { PORT: ports.webhooks } },
+  automation: {
+    dir: 'services/automation',
+    args: node('dist/main.js'),
+    env: { PORT: ports.automation, PUBLIC_BASE_URL: publicBaseUrl, ...(localInbox ? { SMTP_URL: `smtp://127.0.0.1:${ports.inboxSmtp}` } : {}) },
   },
+  web: {
+    dir: 'services/web',
+    args: node('dist/main.js'),
+    env: {
+      PORT: ports.web,
+      GATEWAY_INTERNAL_URL: internal('gatewayInternal'),
+      CONTACTS_SERVICE_URL: env.CONTACTS_SERVICE_URL ?? internal('contacts'),
+      CAMPAIGNS_SERVICE_URL: env.CAMPAIGNS_SERVICE_URL ?? internal('campaigns'),
+      AUTOMATION_SERVICE_URL: env.AUTOMATION_SERVICE_URL ?? internal('automation'),
+      WEBHOOKS_SERVICE_URL: env.WEBHOOKS_SERVICE_URL ?? internal('webhooks'),
+    },
+  },
+  gateway: {
+    dir: 'services/gateway',
+    args: node('dist/main.js'),
+    env: {
+      GATEWAY_PORT: ports.gateway,
+      EVENTS_PORT: ports.eventsPublic,
+      CONTACTS_SERVICE_URL: env.CONTACTS_SERVICE_URL ?? internal('contacts'),
+      CAMPAIGNS_SERVICE_URL: env.CAMPAIGNS_SERVICE_URL ?? internal('campaigns'),
+      EVENTS_SERVICE_URL: env.EVENTS_SERVICE_URL ?? internal('events'),
+      AUTOMATION_SERVICE_URL: env.AUTOMATION_SERVICE_URL ?? internal('automation'),
+      WEB_SERVICE_URL: env.WEB_SERVICE_URL ?? internal('web'),
+      WEBHOOKS_SERVICE_URL: env.WEBHOOKS_SERVICE_URL ?? internal('webhooks'),
+      GATEWAY_INTERNAL_PORT: ports.gatewayInternal,
+    },
+  },
+  ...(localInbox
+    ? {
+        inbox: {
+          dir: 'tools/local-inbox',
+          args: ['--enable-source-maps', 'dist/main.js'],
+          env: { INBOX_SMTP_PORT: ports.inboxSmtp, INBOX_PORT: ports.inbox, INBOX_DIR: path.join(path.dirname(stateFile(root, env)), 'inbox') },
+        },
+      }
+    : {}),
 };
 
 const width = Math.max(...Object.keys(services).map((name) => name.length));
+const say = (line) => process.stdout.write(`${'stack'.padEnd(width)} | ${line}\n`);
+
+say(`API        http://localhost:${ports.gateway}/api/v1   (docs: http://localhost:${ports.gateway}/docs)`);
+say(`events     http://localhost:${ports.eventsPublic}/v1/events`);
+say(`app        http://localhost:${ports.gateway}/app   (sign in with a user of \`npm run admin -- users create\`)`);
+say(localInbox ? `inbox      http://localhost:${ports.inbox}/   (no SMTP_URL set: every email is captured here)` : `SMTP       ${env.SMTP_URL.replace(/\/\/[^@/]*@/, '//***@')}`);
+if (secrets.file) say(`secrets    ${secrets.file}${secrets.created.length ? ' (generated now: ' + secrets.created.join(', ') + ')' : ''}`);
+
 const children = new Map();
 let stopping = false;
 
-function prefixLines(stream, name, target) {
-  const lines = readline.createInterface({ input: stream });
-  lines.on('line', (line) => target.write(`${name.padEnd(width)} | ${line}\n`));
+// A person at a terminal reads one line per log record (time, level, message, fields); a pipe or a
+// file (LOG_FORMAT=json, or not a terminal) gets the services' JSON lines untouched.
+const pretty =
+  (env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty'
+    ? prettyFactory({ colorize: process.stdout.isTTY, singleLine: true, ignore: 'pid,hostname,service,listening,connects', translateTime: 'SYS:HH:MM:ss' })
+    : undefined;
+
+function readable(line) {
+  if (!pretty || !line.startsWith('{')) return `${line}\n`;
+  try {
+    return pretty(line);
+  } catch {
+    return `${line}\n`;
+  }
 }
 
-for (const [name, ownEnv] of Object.entries(services)) {
-  const child = spawn(
-    process.execPath,
-    ['--enable-source-maps', '--require', './dist/instrumentation.js', 'dist/main.js'],
-    {
-      cwd: path.join(root, 'services', name),
-      env: { ...env, INTERNAL_SIGNING_SECRET: signingSecret, ...ownEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+function prefixLines(stream, name, target) {
+  const lines = readline.createInterface({ input: stream });
+  lines.on('line', (line) => target.write(`${name.padEnd(width)} | ${readable(line)}`));
+}
+
+for (const [name, service] of Object.entries(services)) {
+  const child = spawn(process.execPath, service.args, {
+    cwd: path.join(root, service.dir),
+    env: { ...env, ...secrets.values, ...service.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   prefixLines(child.stdout, name, process.stdout);
   prefixLines(child.stderr, name, process.stderr);
   children.set(name, child);

@@ -12,6 +12,9 @@ export interface BenchConfig {
   stragglerWaitMs: number;
   smtpPoolSize: number;
   sendConcurrency: number;
+  /** Recipients of the campaign scenario (issue #19), and the events per second sent meanwhile. */
+  campaignRecipients: number;
+  campaignEventsPerS: number;
   postgresUrl: string;
   redisUrl: string;
   amqpUrl: string;
@@ -40,6 +43,8 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     stragglerWaitMs: 30_000,
     smtpPoolSize: positiveInt(env, 'BENCH_SMTP_POOL_SIZE', 8),
     sendConcurrency: positiveInt(env, 'BENCH_SEND_CONCURRENCY', 16),
+    campaignRecipients: positiveInt(env, 'BENCH_CAMPAIGN_RECIPIENTS', 100_000),
+    campaignEventsPerS: positiveInt(env, 'BENCH_CAMPAIGN_EVENTS_PER_S', 50),
     postgresUrl: env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     amqpUrl: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',

@@ -1,6 +1,8 @@
 import type { DrainResult } from './drain-result';
+import type { CampaignSendResult } from './campaign-send';
 import type { SettleWait } from './broker-quiet';
 import type { ClosedLoopResult } from './closed-loop';
+import type { DeadWebhookResult } from './dead-webhook';
 import type { EventToEmailResult } from './event-to-email';
 import type { OpenLoopResult } from './open-loop';
 
@@ -14,7 +16,11 @@ export interface BenchResults {
   medianReqPerS: Record<ClosedLoopScenario, number>;
   openLoop: { getContact: OpenLoopResult; ingestEvent: OpenLoopResult };
   eventToEmail: EventToEmailResult[];
+  /** Issue #22: event -> email with no webhook endpoint, then with one that never answers. */
+  deadWebhook: DeadWebhookResult;
   backlog: { automation: DrainResult; baselineB: DrainResult };
+  /** Issue #19: a campaign against nodemailer alone with as many emails (baseline C). */
+  campaign: { send: CampaignSendResult; baselineC: DrainResult };
   /** MB per process: VmRSS once started and idle, VmHWM (peak) at the end of the run. */
   memory: { idleRssMb: Record<string, number>; peakRssMb: Record<string, number> };
   /** Before each scenario: how long queued asynchronous work of the previous one took to finish. */

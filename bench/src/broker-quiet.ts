@@ -33,13 +33,18 @@ export async function waitForQuietBroker(
     let quietSince: number | undefined;
     for (;;) {
       let ready = 0;
-      for (const name of names) ready += (await channel.checkQueue(name)).messageCount;
+      const held: string[] = [];
+      for (const name of names) {
+        const count = (await channel.checkQueue(name)).messageCount;
+        ready += count;
+        if (count > 0) held.push(`${name}: ${count}`);
+      }
       const now = Date.now();
       if (ready > 0) quietSince = undefined;
       else quietSince ??= now;
       if (quietSince !== undefined && now - quietSince >= quietForMs) break;
       if (now - started > timeoutMs)
-        throw new Error(`broker queues still hold ${ready} messages after ${timeoutMs / 1000} s`);
+        throw new Error(`broker queues still hold ${ready} messages after ${timeoutMs / 1000} s (${held.join(', ')})`);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     let deadLettered = 0;

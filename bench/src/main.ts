@@ -6,9 +6,11 @@ import { freePort } from '@mailer/shared/testing';
 import { loadBenchConfig } from './bench-config';
 import type { BenchResults } from './bench-results';
 import { measureBacklogDrain } from './backlog-drain';
+import { measureCampaignSend } from './campaign-send';
 import { brokerSettler } from './broker-quiet';
 import { Cleanup } from './cleanup';
 import { runClosedLoopRounds } from './closed-loop-rounds';
+import { measureDeadWebhook } from './dead-webhook';
 import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
 import { loadTargets } from './load-targets';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
@@ -123,6 +125,37 @@ async function main(): Promise<boolean> {
       );
     }
 
+    // Issue #22: the same scenario at 100/s with no endpoint, a live one and a dead one, in rounds.
+    const deadWebhook = await measureDeadWebhook({
+      env: stack.env,
+      sink: stack.sink,
+      eventsUrl: stack.eventsUrl,
+      account,
+      runId,
+      ratePerS: 100,
+      seconds: config.emailSeconds,
+      rounds: config.rounds,
+      stragglerWaitMs: config.stragglerWaitMs,
+      cleanup,
+      pids,
+      settle: (scenario) => settler.before(scenario),
+    });
+    for (const [variant, figures] of Object.entries(deadWebhook.variants)) {
+      for (const run of figures.runs) {
+        checkResponses(problems, `event -> email at 100/s, webhook endpoint ${variant} (ingest)`, run.events - run.errors, run.non2xx, run.errors);
+        if (run.missing > 0) problems.push(`event -> email at 100/s, webhook endpoint ${variant}: ${run.missing} emails never arrived`);
+      }
+      log(
+        `event -> email at 100/s, webhook endpoint ${variant}: p50 ${figures.runs.map((run) => run.p50Ms.toFixed(1)).join(' / ')} ms, p99 ${figures.runs.map((run) => run.p99Ms.toFixed(1)).join(' / ')} ms; ` +
+          `CPU µs/event webhooks ${figures.cpuPerEvent.map((cpu) => cpu.processes.webhooks).join(' / ')}, machine ${figures.cpuPerEvent.map((cpu) => cpu.machine).join(' / ')}`,
+      );
+    }
+    log(
+      `dead webhook endpoint: vs none p50 ${deadWebhook.deadVsNone.p50.toFixed(2)}x p99 ${deadWebhook.deadVsNone.p99.toFixed(2)}x; ` +
+        `vs live p50 ${deadWebhook.deadVsLive.p50.toFixed(2)}x p99 ${deadWebhook.deadVsLive.p99.toFixed(2)}x (connections: live ${deadWebhook.connections.live}, dead ${deadWebhook.connections.dead})`,
+    );
+    if (deadWebhook.connections.dead === 0) problems.push('dead webhook endpoint: the webhooks service never connected to it');
+
     forgetSinkMessages(stack.sink);
     await settler.before('backlog drain');
     const automation = await measureBacklogDrain({
@@ -151,6 +184,34 @@ async function main(): Promise<boolean> {
     if (baselineB.missing > 0)
       problems.push(`baseline B: ${baselineB.missing} of ${baselineB.emails} emails never arrived`);
 
+    await settler.before('campaign send');
+    const campaignSend = await measureCampaignSend({
+      env: stack.env,
+      campaignsUrl: stack.internalUrls.campaigns!,
+      eventsUrl: stack.eventsUrl,
+      sink: stack.sink,
+      account,
+      runId,
+      recipients: config.campaignRecipients,
+      eventsPerS: config.campaignEventsPerS,
+      stragglerWaitMs: config.stragglerWaitMs,
+    });
+    log(
+      `campaign: ${campaignSend.campaign.arrived}/${campaignSend.campaign.emails} in ${campaignSend.campaign.seconds} s = ${campaignSend.campaign.emailsPerS} emails/s; ` +
+        `workflow emails meanwhile at ${campaignSend.workflowsDuring.ratePerS}/s: p99 ${campaignSend.workflowsDuring.p99Ms.toFixed(1)} ms`,
+    );
+    forgetSinkMessages(stack.sink);
+    const baselineC = await measureNodemailerBaseline({
+      sink: stack.sink,
+      runId,
+      count: config.campaignRecipients,
+      maxConnections: config.smtpPoolSize,
+    });
+    log(`baseline C: ${baselineC.arrived}/${baselineC.emails} in ${baselineC.seconds} s = ${baselineC.emailsPerS} emails/s`);
+    forgetSinkMessages(stack.sink);
+    if (campaignSend.campaign.missing > 0)
+      problems.push(`campaign: ${campaignSend.campaign.missing} of ${campaignSend.campaign.emails} emails never arrived`);
+
     await settler.before('the end');
     const deadLettered = Math.max(...settler.waits.map((wait) => wait.deadLettered));
     if (deadLettered > 0) problems.push(`${deadLettered} messages were dead-lettered`);
@@ -162,7 +223,9 @@ async function main(): Promise<boolean> {
       medianReqPerS,
       openLoop: { getContact: openGet, ingestEvent: openEvents },
       eventToEmail,
+      deadWebhook,
       backlog: { automation, baselineB },
+      campaign: { send: campaignSend, baselineC },
       memory: { idleRssMb, peakRssMb },
       brokerWaits: settler.waits,
     };

@@ -30,7 +30,7 @@ export interface BenchAccount {
 }
 
 /** Runs an operator CLI as an operator would, with the run's env; its stdout is JSON. */
-async function cli<T>(env: NodeJS.ProcessEnv, script: string, args: string[]): Promise<T> {
+export async function cli<T>(env: NodeJS.ProcessEnv, script: string, args: string[]): Promise<T> {
   const { stdout } = await run(process.execPath, [path.join(REPO_ROOT, script), ...args], {
     env,
     maxBuffer: 1 << 20,

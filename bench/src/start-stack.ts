@@ -50,6 +50,9 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
     BROKER_NAMESPACE: names.brokerNamespace,
     INTERNAL_SIGNING_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
+    // The dead webhook endpoint (issue #22's scenario) listens on loopback: the webhooks service and
+    // its CLI allow that one address in this run.
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   };
   delete env.DATABASE_URL;
   delete env.PORT;
@@ -65,14 +68,15 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
   });
   cleanup.add('dns server', () => dns.close());
 
-  const [contactsPort, campaignsPort, eventsPort, automationPort, gatewayPort, gatewayEventsPort] =
-    await Promise.all(Array.from({ length: 6 }, () => freePort()));
+  const [contactsPort, campaignsPort, eventsPort, automationPort, webhooksPort, gatewayPort, gatewayEventsPort, gatewayInternalPort] =
+    await Promise.all(Array.from({ length: 8 }, () => freePort()));
   const local = (port: number | undefined) => `http://127.0.0.1:${port}`;
   const apiUrl = local(gatewayPort);
   const backends: Array<[string, NodeJS.ProcessEnv, number]> = [
     ['contacts', { PORT: String(contactsPort), DNS_SERVERS: dns.address }, contactsPort!],
     ['campaigns', { PORT: String(campaignsPort) }, campaignsPort!],
-    ['events', { PORT: String(eventsPort) }, eventsPort!],
+    // Events give an address the same domain verdict as contacts: the same loopback DNS server.
+    ['events', { PORT: String(eventsPort), DNS_SERVERS: dns.address }, eventsPort!],
     [
       'automation',
       {
@@ -82,10 +86,14 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
         SEND_RATE_PER_SECOND: '100000',
         // Its pool holds SEND_CONCURRENCY + 10 connections: more would exhaust a shared Postgres.
         SEND_CONCURRENCY: String(config.sendConcurrency),
+        // Enough campaign sends in flight to keep every SMTP connection busy while others render or record.
+        CAMPAIGN_SEND_CONCURRENCY: String(config.smtpPoolSize * 4),
         PUBLIC_BASE_URL: apiUrl,
       },
       automationPort!,
     ],
+    // It consumes the facts every send publishes: without it their queue fills and the broker never quiets.
+    ['webhooks', { PORT: String(webhooksPort) }, webhooksPort!],
   ];
   const services: ServiceProcess[] = [];
   const start = async (name: string, own: NodeJS.ProcessEnv, readyPort: number) => {
@@ -108,6 +116,7 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
     {
       GATEWAY_PORT: String(gatewayPort),
       EVENTS_PORT: String(gatewayEventsPort),
+      GATEWAY_INTERNAL_PORT: String(gatewayInternalPort),
       CONTACTS_SERVICE_URL: local(contactsPort),
       CAMPAIGNS_SERVICE_URL: local(campaignsPort),
       EVENTS_SERVICE_URL: local(eventsPort),
@@ -115,6 +124,9 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
       RATE_LIMIT_KEY_PER_MIN: UNREACHABLE_LIMIT,
       RATE_LIMIT_KEY_PER_HOUR: UNREACHABLE_LIMIT,
       RATE_LIMIT_IP_PER_MIN: UNREACHABLE_LIMIT,
+      // The load comes from one address standing for many clients: an open loop at half load keeps
+      // more requests in flight than one real client may (the cap still runs, far away).
+      MAX_CONNECTIONS_PER_ADDRESS: UNREACHABLE_LIMIT,
     },
     gatewayPort!,
   );

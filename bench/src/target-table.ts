@@ -76,6 +76,22 @@ export function targetTable(results: BenchResults): TableRow[] {
       latencyRow(`  max`, run.maxMs),
     );
   }
+  const { variants, deadVsNone, deadVsLive, ratePerS, rounds, connections } = results.deadWebhook;
+  const variantRow = (label: string, figures: { p50Ms: number; p99Ms: number }) => info(label, `p50 ${ms(figures.p50Ms)}, p99 ${ms(figures.p99Ms)}`);
+  rows.push(
+    variantRow(`event -> email at ${ratePerS}/s, no webhook endpoint (median of ${rounds})`, variants.none),
+    variantRow(`  endpoint answering at once (${connections.live} connections)`, variants.live),
+    variantRow(`  endpoint never answering (${connections.dead} connections held)`, variants.dead),
+    {
+      measurement: '  never answering / none, p50',
+      measured: `${round(deadVsNone.p50, 2)}x (p99 ${round(deadVsNone.p99, 2)}x)`,
+      'vs baseline': 'no endpoint',
+      target: '<= 1.5x',
+      met: yesNo(deadVsNone.p50 <= 1.5),
+    },
+    info('  never answering / answering, p50', `${round(deadVsLive.p50, 2)}x (p99 ${round(deadVsLive.p99, 2)}x)`),
+    latencyRow('  p99 with the endpoint never answering', variants.dead.p99Ms, 20),
+  );
   rows.push(
     info('baseline B: nodemailer alone', `${backlog.baselineB.emailsPerS} emails/s`),
     ratioRow(
@@ -87,6 +103,17 @@ export function targetTable(results: BenchResults): TableRow[] {
       85,
     ),
   );
+  const { send, baselineC } = results.campaign;
+  rows.push(
+    info(`baseline C: nodemailer alone, ${baselineC.emails} emails`, `${baselineC.emailsPerS} emails/s`),
+    ratioRow(`campaign to ${send.campaign.emails} recipients`, send.campaign.emailsPerS, 'emails/s', baselineC.emailsPerS, 'C', 85),
+    info(`  workflow emails meanwhile at ${send.workflowsDuring.ratePerS}/s: arrived`, `${send.workflowsDuring.arrived}/${send.workflowsDuring.accepted}`),
+    latencyRow('  event -> email p99 meanwhile', send.workflowsDuring.p99Ms, 1000),
+  );
+  for (const [name, mb] of Object.entries(memory.peakRssMb)) {
+    if (name === 'baseline-a') continue;
+    rows.push({ measurement: `peak RSS ${name} (whole run, campaign included)`, measured: `${round(mb, 0)} MB`, 'vs baseline': '', target: '<= 200 MB', met: yesNo(mb <= 200) });
+  }
   for (const [name, mb] of Object.entries(memory.idleRssMb)) {
     rows.push({
       measurement: `idle RSS ${name} (peak ${round(memory.peakRssMb[name] ?? Number.NaN, 0)} MB)`,

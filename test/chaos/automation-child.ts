@@ -3,10 +3,9 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(ROOT, 'services', 'automation', 'dist', 'main.js');
 
-/** The automation worker as a real process (its build output), so a test can SIGKILL it mid-work. */
-export interface AutomationChild {
+/** A service as a real process (its build output), so a test can SIGKILL it mid-work. */
+export interface ServiceChild {
   url: string;
   /** SIGKILL, as an OOM kill or a lost node would: no shutdown hook runs. */
   kill9(): Promise<void>;
@@ -25,8 +24,19 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-export function automationChild(env: NodeJS.ProcessEnv, port: number, logFile: string): AutomationChild {
-  if (!existsSync(MAIN)) throw new Error(`automation is not built (${MAIN}); run npx tsc -b first`);
+/** The automation worker as a child process (the crash-point matrix kills it alone). */
+export type AutomationChild = ServiceChild;
+
+export const automationChild = (env: NodeJS.ProcessEnv, port: number, logFile: string): AutomationChild =>
+  serviceChild('automation', env, port, logFile);
+
+/**
+ * `service` from its build output on `port` (PORT; the gateway's REST listener is GATEWAY_PORT,
+ * given in `env`), ready when its /readyz answers 200.
+ */
+export function serviceChild(service: string, env: NodeJS.ProcessEnv, port: number, logFile: string): ServiceChild {
+  const main = path.join(ROOT, 'services', service, 'dist', 'main.js');
+  if (!existsSync(main)) throw new Error(`${service} is not built (${main}); run npx tsc -b first`);
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   // A forgotten child must not outlive the test run.
@@ -38,8 +48,8 @@ export function automationChild(env: NodeJS.ProcessEnv, port: number, logFile: s
     process.once('exit', killOnExit);
     const log = openSync(logFile, 'a');
     try {
-      child = spawn(process.execPath, [MAIN], {
-        cwd: path.join(ROOT, 'services', 'automation'),
+      child = spawn(process.execPath, [main], {
+        cwd: path.join(ROOT, 'services', service),
         env: { ...env, ...extra, PORT: String(port) },
         stdio: ['ignore', log, log],
       });
@@ -50,7 +60,7 @@ export function automationChild(env: NodeJS.ProcessEnv, port: number, logFile: s
     const deadline = Date.now() + 30_000;
     for (;;) {
       if (current.exitCode !== null)
-        throw new Error(`automation exited with code ${current.exitCode} (see ${logFile})`);
+        throw new Error(`${service} exited with code ${current.exitCode} (see ${logFile})`);
       // readyz: its database and the broker are reachable, so it consumes again.
       if (
         await fetch(`${url}/readyz`).then(
@@ -59,7 +69,7 @@ export function automationChild(env: NodeJS.ProcessEnv, port: number, logFile: s
         )
       )
         return;
-      if (Date.now() > deadline) throw new Error(`automation not ready after 30 s (see ${logFile})`);
+      if (Date.now() > deadline) throw new Error(`${service} not ready after 30 s (see ${logFile})`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -73,7 +83,7 @@ export function automationChild(env: NodeJS.ProcessEnv, port: number, logFile: s
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new Error(`automation still alive after ${timeoutMs} ms`)),
+          () => reject(new Error(`${service} still alive after ${timeoutMs} ms`)),
           timeoutMs,
         );
       });

@@ -40,7 +40,7 @@ describe('docker-compose.yml (checked without Docker)', () => {
   it('names a build whose Dockerfile is not there, in a copy of the repository layout', () => {
     const copy = mkdtempSync(path.join(tmpdir(), 'compose-'));
     try {
-      for (const service of ['gateway', 'contacts', 'campaigns', 'events']) {
+      for (const service of ['gateway', 'contacts', 'campaigns', 'events', 'web', 'webhooks']) {
         cpSync(
           path.join(ROOT, 'services', service, 'Dockerfile'),
           path.join(copy, 'services', service, 'Dockerfile'),

@@ -8,6 +8,8 @@ import { contactsEnvSchema } from '../../services/contacts/src/config';
 import { campaignsEnvSchema } from '../../services/campaigns/src/config';
 import { eventsEnvSchema } from '../../services/events/src/config';
 import { automationEnvSchema } from '../../services/automation/src/config';
+import { webEnvSchema } from '../../services/web/src/config';
+import { webhooksEnvSchema } from '../../services/webhooks/src/config';
 import { parseAllDocuments } from 'yaml';
 import { arrayAt, isObject, objectAt, stringAt, type JsonObject } from './json-shapes';
 import { kustomizationProblems, manifestProblems } from './manifest-rules';
@@ -184,11 +186,14 @@ describe('deploy/kubernetes', () => {
       campaigns: campaignsEnvSchema,
       events: eventsEnvSchema,
       automation: automationEnvSchema,
+      web: webEnvSchema,
+      webhooks: webhooksEnvSchema,
     };
     for (const service of SERVICES) {
       const read = new Set(Object.keys(schemas[service].shape));
       for (const requirement of REQUIRED_ENV[service]) {
-        const names = typeof requirement === 'string' ? [requirement] : requirement;
+        // NAME_FILE is read by loadConfig for any NAME the schema reads.
+        const names = (typeof requirement === 'string' ? [requirement] : requirement).filter((name) => !name.endsWith('_FILE'));
         expect({ service, names: names.filter((name) => !read.has(name)) }).toEqual({ service, names: [] });
       }
     }

@@ -3,24 +3,28 @@
  * Kubernetes): the port each listens on and the variables it cannot run well without. A
  * requirement that is a list is satisfied by any one of its names (its own database, or the server).
  */
-export const SERVICES = ['gateway', 'contacts', 'campaigns', 'events', 'automation'] as const;
+export const SERVICES = ['gateway', 'contacts', 'campaigns', 'events', 'automation', 'web', 'webhooks'] as const;
 export type Service = (typeof SERVICES)[number];
 
 export type EnvRequirement = string | readonly string[];
 
 const DATABASE: EnvRequirement = ['DATABASE_URL', 'POSTGRES_URL'];
+/** The signing key, given directly or as a file (Docker and Kubernetes secrets). */
+const SIGNING_SECRET: EnvRequirement = ['INTERNAL_SIGNING_SECRET', 'INTERNAL_SIGNING_SECRET_FILE'];
 
 export const SERVICE_PORTS: Record<Service, readonly number[]> = {
-  gateway: [3000, 3001],
+  gateway: [3000, 3001, 3002],
   contacts: [3010],
   campaigns: [3020],
   events: [3030],
   automation: [3040],
+  web: [3050],
+  webhooks: [3060],
 };
 
 export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
   gateway: [
-    'INTERNAL_SIGNING_SECRET',
+    SIGNING_SECRET,
     'GATEWAY_PORT',
     'EVENTS_PORT',
     DATABASE,
@@ -29,19 +33,26 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
     'CAMPAIGNS_SERVICE_URL',
     'EVENTS_SERVICE_URL',
     'AUTOMATION_SERVICE_URL',
+    'WEB_SERVICE_URL',
+    'WEBHOOKS_SERVICE_URL',
+    'GATEWAY_INTERNAL_PORT',
+    'GATEWAY_INTERNAL_HOST',
   ],
-  contacts: ['INTERNAL_SIGNING_SECRET', 'PORT', DATABASE, 'REDIS_URL', 'AMQP_URL'],
-  campaigns: ['INTERNAL_SIGNING_SECRET', 'PORT', DATABASE, 'AMQP_URL'],
-  events: ['INTERNAL_SIGNING_SECRET', 'PORT', 'REDIS_URL', 'AMQP_URL'],
+  contacts: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'REDIS_URL', 'AMQP_URL'],
+  campaigns: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'AMQP_URL'],
+  events: [SIGNING_SECRET, 'PORT', 'HOST', 'REDIS_URL', 'AMQP_URL'],
   automation: [
-    'INTERNAL_SIGNING_SECRET',
+    SIGNING_SECRET,
     'PORT',
+    'HOST',
     DATABASE,
     'AMQP_URL',
     'SMTP_URL',
     'MAIL_FROM',
     'PUBLIC_BASE_URL',
   ],
+  web: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'GATEWAY_INTERNAL_URL', 'CONTACTS_SERVICE_URL', 'TRUST_PROXY'],
+  webhooks: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'AMQP_URL'],
 };
 
 /** Where the gateway finds each upstream: variable -> the service it must name. */
@@ -50,6 +61,8 @@ export const UPSTREAM_URLS: Record<string, Service> = {
   CAMPAIGNS_SERVICE_URL: 'campaigns',
   EVENTS_SERVICE_URL: 'events',
   AUTOMATION_SERVICE_URL: 'automation',
+  WEB_SERVICE_URL: 'web',
+  WEBHOOKS_SERVICE_URL: 'webhooks',
 };
 
 /** Services that must have a HorizontalPodAutoscaler. */

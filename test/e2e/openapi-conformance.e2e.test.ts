@@ -63,6 +63,9 @@ describe('every documented operation answers as the OpenAPI document says', () =
       body: { domain_error: 'no_mx' },
     });
     expect((await call('createContact', 'POST', rest('/contacts'), { key, rawBody: '[1]' })).status).toBe(400);
+    expect((await call('createContact', 'POST', rest('/contacts'), { key, rawBody: JSON.stringify({ email, source: 'x'.repeat(70_000) }) })).status).toBe(413);
+    const asText = { 'content-type': 'text/plain' };
+    expect((await call('createContact', 'POST', rest('/contacts'), { key, rawBody: JSON.stringify({ email }), headers: asText })).status).toBe(415);
 
     const listed = await call('listContacts', 'GET', rest(`/contacts?q=conform&subscribed=false&bounced=false&page=1&per_page=10`), { key });
     expect(listed).toMatchObject({ status: 200, body: { data: [{ id }], meta: { per_page: 10 } } });
@@ -74,6 +77,8 @@ describe('every documented operation answers as the OpenAPI document says', () =
     expect((await call('updateContact', 'PATCH', rest(`/contacts/${id}`), { key, body: { contact: { last_name: null, tags: ['b'] } } })).status).toBe(200);
     expect((await call('updateContact', 'PATCH', rest(`/contacts/${id}`), { key, body: { email: 'not an email' } })).status).toBe(422);
     expect((await call('updateContact', 'PATCH', rest(`/contacts/${id}`), { key, rawBody: '"text"' })).status).toBe(400);
+    expect((await call('updateContact', 'PATCH', rest(`/contacts/${id}`), { key, rawBody: JSON.stringify({ source: 'x'.repeat(70_000) }) })).status).toBe(413);
+    expect((await call('updateContact', 'PATCH', rest(`/contacts/${id}`), { key, rawBody: '{}', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
     expect((await call('updateContact', 'PATCH', rest('/contacts/999999999'), { key, body: { first_name: 'N' } })).status).toBe(404);
 
     expect((await call('deleteContact', 'DELETE', rest(`/contacts/${id}`), { key })).status).toBe(204);
@@ -109,6 +114,8 @@ describe('every documented operation answers as the OpenAPI document says', () =
     expect((await call('sendEvent', 'POST', events(), { key, body: { ...body, event: 'other' }, headers: idempotency })).status).toBe(422);
     expect((await call('sendEvent', 'POST', events(), { key, body: { email: 'nope' } })).status).toBe(422);
     expect((await call('sendEvent', 'POST', events(), { key, rawBody: '[]' })).status).toBe(400);
+    expect((await call('sendEvent', 'POST', events(), { key, rawBody: JSON.stringify({ ...body, properties: { blob: 'x'.repeat(70_000) } }) })).status).toBe(413);
+    expect((await call('sendEvent', 'POST', events(), { key, rawBody: JSON.stringify(body), headers: { 'content-type': 'text/plain' } })).status).toBe(415);
   });
 
   it('every operation: 401 without a key and 403 for a plan without API access', async () => {

@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import { operationsOf, refsIn, resolvePointer, type Document, type Schema } from './openapi-tools';
 import { startProduct, type Product } from './stack-harness';
 
-// The spec's field tables, copied from interface-spec.md: the document must show exactly these.
+// The fixed interface's field tables (docs/api.md): the document must show exactly these.
 const SPEC_CONTACT_FIELDS = ['id', 'email', 'first_name', 'last_name', 'subscribed', 'bounced', 'source', 'tags', 'custom_properties', 'created_at', 'updated_at'];
 const SPEC_CAMPAIGN_FIELDS = [
   'id', 'name', 'title', 'status', 'preview_text', 'emails_sent', 'emails_failed', 'total_recipients',

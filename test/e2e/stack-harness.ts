@@ -21,6 +21,10 @@ import { loadEventsConfig } from '../../services/events/src/config';
 import { startEventsService } from '../../services/events/src/events-service';
 import { loadAutomationConfig } from '../../services/automation/src/config';
 import { startAutomationService } from '../../services/automation/src/automation-service';
+import { loadWebConfig } from '../../services/web/src/config';
+import { startWebService } from '../../services/web/src/web-service';
+import { loadWebhooksConfig } from '../../services/webhooks/src/config';
+import { startWebhooksService } from '../../services/webhooks/src/webhooks-service';
 
 const silent = (service: string) => createLogger(service, { level: 'silent' });
 
@@ -29,10 +33,17 @@ export interface ProductOptions {
   logger?: (service: string) => Logger;
   /** Extra gateway environment, e.g. a higher AUTH_FAIL_LIMIT for a suite of refused keys. */
   gatewayEnv?: Record<string, string>;
+  /** Extra environment for every service, e.g. faster retries for a suite that waits them out. */
+  env?: Record<string, string>;
+  /**
+   * Start the webhooks service too, with this extra environment (e.g. WEBHOOK_ALLOWED_HOSTS for a
+   * receiver on 127.0.0.1). Without it the app's webhook pages answer 503 (nothing listens).
+   */
+  webhooksEnv?: Record<string, string>;
 }
 
 /**
- * The product as a client sees it: all five services in-process on free ports, one broker
+ * The product as a client sees it: all six services in-process on free ports, one broker
  * namespace, a loopback DNS server for domain checks and an SMTP sink. Each service gets its own
  * database, exactly as in production.
  */
@@ -42,6 +53,12 @@ export async function startProduct(options: ProductOptions = {}) {
   const smtp: SmtpSink = await startSmtpSink();
   // The gateway's port is chosen first: automation writes it into every unsubscribe link.
   const gatewayPort = await freePort();
+  // The account app starts after the gateway (it calls the gateway's internal listener), on a port
+  // chosen now so the gateway knows where to route /app.
+  const webPort = await freePort();
+  // Named for the gateway and the app even when the webhooks service is not started: never a
+  // default port another stack on this machine may be using.
+  const webhooksPort = await freePort();
   const shared = serviceTestEnv({
     DB_PREFIX: `${process.env.DB_PREFIX}e2e${randomBytes(3).toString('hex')}_`,
     DNS_SERVERS: dns.address,
@@ -50,6 +67,7 @@ export async function startProduct(options: ProductOptions = {}) {
     PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
     SCHEDULER_POLL_MS: '100',
     OUTBOX_POLL_MS: '50',
+    ...options.env,
   });
   const contacts = await startContactsService(loadContactsConfig(shared), logger('contacts'));
   const campaigns = await startCampaignsService(loadCampaignsConfig(shared), logger('campaigns'));
@@ -64,10 +82,31 @@ export async function startProduct(options: ProductOptions = {}) {
       CAMPAIGNS_SERVICE_URL: campaigns.url,
       EVENTS_SERVICE_URL: events.url,
       AUTOMATION_SERVICE_URL: automation.url,
+      WEB_SERVICE_URL: `http://127.0.0.1:${webPort}`,
+      WEBHOOKS_SERVICE_URL: `http://127.0.0.1:${webhooksPort}`,
+      // Rate-limit counters of this product only: every file's requests come from 127.0.0.1, and one
+      // shared per-IP window made parallel files answer each other's 429s.
+      REDIS_KEY_PREFIX: `${shared.REDIS_KEY_PREFIX ?? ''}gw${randomBytes(3).toString('hex')}:`,
       ...options.gatewayEnv,
     }),
     logger('gateway'),
   );
+  const web = await startWebService(
+    loadWebConfig({
+      ...shared,
+      PORT: String(webPort),
+      GATEWAY_INTERNAL_URL: gateway.internalUrl,
+      CONTACTS_SERVICE_URL: contacts.url,
+      CAMPAIGNS_SERVICE_URL: campaigns.url,
+      AUTOMATION_SERVICE_URL: automation.url,
+      WEBHOOKS_SERVICE_URL: `http://127.0.0.1:${webhooksPort}`,
+    }),
+    logger('web'),
+  );
+  const webhooks = options.webhooksEnv
+    ? await startWebhooksService(loadWebhooksConfig({ ...shared, PORT: String(webhooksPort), ...options.webhooksEnv }), logger('webhooks'))
+    : undefined;
+  await webhooks?.broker.ready();
   await Promise.all([contacts.broker.ready(), campaigns.broker.ready(), events.broker.ready(), automation.broker.ready()]);
 
   /** A new account on `plan` and a key for it, made the way the CLI makes them. */
@@ -104,11 +143,16 @@ export async function startProduct(options: ProductOptions = {}) {
   }
 
   return {
+    /** The environment every service was started with (its DB_PREFIX names this stack's databases). */
+    env: shared,
     gateway,
     contacts,
     campaigns,
     events,
     automation,
+    web,
+    /** Started only when `webhooksEnv` was given. */
+    webhooks,
     sendEvent,
     dns,
     smtp,
@@ -116,6 +160,8 @@ export async function startProduct(options: ProductOptions = {}) {
     api,
     async stop() {
       await gateway.stop();
+      await web.stop();
+      await webhooks?.stop();
       await Promise.all([contacts.stop(), campaigns.stop(), events.stop(), automation.stop()]);
       await Promise.all([dns.close(), smtp.close()]);
     },

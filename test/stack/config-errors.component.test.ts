@@ -9,7 +9,12 @@ describe('a service started with a bad environment', () => {
     (service) => {
       const result = spawnSync(process.execPath, ['dist/main.js'], {
         cwd: path.join(root, 'services', service),
-        env: { PATH: process.env.PATH, AMQP_URL: 'http://not-a-broker', POSTGRES_URL: 'nonsense', REDIS_URL: 'redis:/' },
+        env: {
+          PATH: process.env.PATH,
+          AMQP_URL: 'http://not-a-broker',
+          POSTGRES_URL: 'nonsense',
+          REDIS_URL: 'redis:/',
+        },
         encoding: 'utf8',
         timeout: 15_000,
       });

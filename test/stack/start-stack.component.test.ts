@@ -1,32 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, testServers, waitFor } from '@mailer/shared/testing';
+import { testServers, waitFor } from '@mailer/shared/testing';
 import { processesMarked } from './process-tools';
-
-const root = path.join(__dirname, '..', '..');
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-}
-
-async function healthy(url: string): Promise<true | undefined> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-    return response.status === 200 && /application\/json/.test(response.headers.get('content-type') ?? '') ? true : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import {
+  exited,
+  freePorts,
+  healthUrls,
+  healthy,
+  INBOX_PORT_VARIABLES,
+  root,
+  SERVICE_PORT_VARIABLES,
+} from './stack-process';
 
 describe('npm start (the whole stack without Docker)', () => {
-  it('brings all five services to /healthz 200 within 30 s, and SIGTERM stops every process within 10 s', async () => {
+  it('names every port it opens in the tests list, so no stack under test falls back to a default port', () => {
+    const script = readFileSync(path.join(root, 'scripts', 'start-stack.mjs'), 'utf8');
+    const opened = [...script.matchAll(/port\('([A-Z_]+)'/g)].map((match) => match[1]);
+    expect(opened.length).toBeGreaterThan(5);
+    expect([...opened].sort()).toEqual([...SERVICE_PORT_VARIABLES, ...INBOX_PORT_VARIABLES].sort());
+  });
+
+  it('brings every service (web, webhooks and the gateway internal listener too) to /healthz 200 within 30 s, and SIGTERM stops every process within 10 s', async () => {
     const servers = testServers();
-    const names = ['GATEWAY_PORT', 'EVENTS_PORT', 'CONTACTS_PORT', 'CAMPAIGNS_PORT', 'EVENTS_SERVICE_PORT', 'AUTOMATION_PORT'];
-    const ports = Object.fromEntries(await Promise.all(names.map(async (name) => [name, String(await freePort())])));
+    const ports = await freePorts(SERVICE_PORT_VARIABLES);
     const marker = randomBytes(6).toString('hex');
     const stack = spawn('npm', ['start', '--silent'], {
       cwd: root,
@@ -40,6 +39,7 @@ describe('npm start (the whole stack without Docker)', () => {
         AMQP_URL: servers.amqpUrl,
         BROKER_NAMESPACE: `stack${marker}.`,
         SMTP_URL: 'smtp://127.0.0.1:1',
+        MAILER_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'mailer-stack-')),
         LOG_LEVEL: 'warn',
         MAILER_STACK_RUN: marker,
       },
@@ -50,11 +50,12 @@ describe('npm start (the whole stack without Docker)', () => {
     stack.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
       const started = Date.now();
-      const urls = ['GATEWAY_PORT', 'EVENTS_PORT', 'CONTACTS_PORT', 'CAMPAIGNS_PORT', 'EVENTS_SERVICE_PORT', 'AUTOMATION_PORT'].map(
-        (name) => `http://127.0.0.1:${ports[name]}/healthz`,
-      );
-      for (const url of urls) {
-        await waitFor(() => healthy(url), { timeoutMs: 30_000 - (Date.now() - started), intervalMs: 200, what: url });
+      for (const url of healthUrls(ports, SERVICE_PORT_VARIABLES)) {
+        await waitFor(() => healthy(url), {
+          timeoutMs: 30_000 - (Date.now() - started),
+          intervalMs: 200,
+          what: url,
+        });
       }
       expect(Date.now() - started).toBeLessThan(30_000);
       expect(processesMarked('MAILER_STACK_RUN', marker).length).toBeGreaterThanOrEqual(6);

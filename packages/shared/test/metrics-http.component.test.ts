@@ -105,3 +105,25 @@ describe('httpMetrics and GET /metrics', () => {
     expect(parseMetrics(text).every((sample) => sample.labels.service === 'contacts')).toBe(true);
   });
 });
+
+describe('GET /metrics with METRICS_TOKEN', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    const app = express();
+    app.use(metricsRoutes(createMetricsRegistry('campaigns'), 'scrape-token-0123456789'));
+    server = await listen(app, 0, '127.0.0.1');
+  });
+  afterAll(() => server.close());
+
+  it('answers 401 without the bearer token or with a wrong one, and the metrics with it', async () => {
+    const scrape = (authorization?: string) => fetch(`${server.url}/metrics`, { headers: authorization ? { authorization } : {} });
+    const anonymous = await scrape();
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ error: expect.stringMatching(/METRICS_TOKEN/) });
+    expect((await scrape('Bearer scrape-token-0123456788')).status).toBe(401);
+    const allowed = await scrape('Bearer scrape-token-0123456789');
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toMatch(/^# HELP /m);
+  });
+});

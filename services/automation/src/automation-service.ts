@@ -1,17 +1,22 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, listen, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { parseMailFrom, SmtpMailer } from './data-access/smtp-mailer';
+import { SmtpProbe } from './domain/sending/smtp-probe';
 import { EmailRenderer } from './domain/rendering/render-email';
 import { RENDER_LIMITS } from './domain/rendering/liquid-engine';
 import type { SendContext } from './domain/sending/send-context';
 import { unsubscribeSecret } from './domain/unsubscribe/unsubscribe-token';
 import { buildApp } from './entry-points/api/app';
 import { consumeContactFacts } from './entry-points/message-queue/contact-facts.consumer';
+import { consumeConfirmationRequests } from './entry-points/message-queue/confirmation-requests.consumer';
 import { consumeProductEvents } from './entry-points/message-queue/product-events.consumer';
 import { outboxLagGauge, sendOutcomeMetrics, timedMailer } from './entry-points/metrics/automation-metrics';
 import { OutboxRelay } from './entry-points/workers/outbox-relay';
+import { consumeCampaignCommands } from './entry-points/message-queue/campaign-commands.consumer';
+import { CampaignProgressReporter } from './entry-points/workers/campaign-progress-reporter';
+import { CampaignSender } from './entry-points/workers/campaign-sender';
 import { SendScheduler } from './entry-points/workers/send-scheduler';
 
 /** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
@@ -54,13 +59,50 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   });
   consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler });
   consumeContactFacts(broker, { pool });
+  consumeConfirmationRequests(broker, {
+    pool,
+    mailDomain: ctx.mailDomain,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    linkSecret: secret,
+    leaseMs: config.SEND_LEASE_MS,
+    onQueued: () => scheduler.wake(),
+  });
+  const campaignSender = new CampaignSender(ctx, {
+    concurrency: config.CAMPAIGN_SEND_CONCURRENCY,
+    leaseMs: config.SEND_LEASE_MS,
+    pollMs: config.SCHEDULER_POLL_MS,
+    defaultRatePerSecond: config.CAMPAIGN_RATE_PER_SECOND,
+    // Workflow emails first: while their pipeline is half full, campaigns claim nothing new.
+    workflowsBusy: () => scheduler.inFlightCount * 2 >= config.SEND_CONCURRENCY,
+    afterSend: () => relay.wake(),
+  });
+  const progress = new CampaignProgressReporter(pool, broker, logger, config.CAMPAIGN_PROGRESS_MS);
+  consumeCampaignCommands(broker, { ctx, onStarted: () => campaignSender.wake() });
   relay.start();
   scheduler.start();
+  campaignSender.start();
+  progress.start();
   const server = await listen(
-    buildApp({ logger, pool, broker, signingSecret: config.INTERNAL_SIGNING_SECRET, unsubscribeSecret: secret, onUnsubscribed: () => relay.wake(), metrics }),
+    buildApp({
+      logger,
+      pool,
+      broker,
+      signingSecret: config.INTERNAL_SIGNING_SECRET,
+      unsubscribeSecret: secret,
+      onUnsubscribed: () => relay.wake(),
+      metrics,
+      metricsToken: config.METRICS_TOKEN,
+      sendContext: ctx,
+      smtpProbe: new SmtpProbe(() => mailer.reachable()),
+    }),
     config.PORT,
+    config.HOST,
   );
-  logger.info({ port: server.port, instance: scheduler.instance }, 'automation service listening');
+  logStarted(logger, `automation (instance ${scheduler.instance})`, [`http://${config.HOST}:${server.port}`], {
+    postgres: databaseUrl,
+    rabbitmq: config.AMQP_URL,
+    smtp: config.SMTP_URL,
+  });
   return {
     url: server.url,
     pool,
@@ -71,6 +113,8 @@ export async function startAutomationService(config: AutomationConfig, logger: L
       stopInOrder([
         () => server.close(),
         () => scheduler.stop(),
+        () => campaignSender.stop(),
+        () => progress.stop(),
         () => relay.stop(),
         () => broker.close(),
         async () => mailer.close(),

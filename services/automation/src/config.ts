@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, envFields, loadConfig, postgresEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, loadConfig, postgresEnv } from '@mailer/shared';
 
 /** What the admin CLI needs: only the database. */
 export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv });
@@ -8,6 +8,7 @@ const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).defa
 
 export const automationEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3040),
+  ...internalListenEnv,
   ...postgresEnv,
   ...brokerEnv,
   SMTP_URL: envFields.smtpUrl.default('smtp://127.0.0.1:1025'),
@@ -33,6 +34,12 @@ export const automationEnvSchema = commonEnvSchema.extend({
   /** Signs unsubscribe links; derived from INTERNAL_SIGNING_SECRET when unset. */
   UNSUBSCRIBE_SECRET: envFields.secret.optional(),
   OUTBOX_POLL_MS: nonNegativeInt(500),
+  /** Campaign emails per second per account unless the account set its own (sending settings). */
+  CAMPAIGN_RATE_PER_SECOND: envFields.positiveInt(100),
+  /** Campaign sends in flight at once on one instance (workflow sends have their own SEND_CONCURRENCY). */
+  CAMPAIGN_SEND_CONCURRENCY: envFields.positiveInt(10),
+  /** How often a campaign in flight reports its counts to the campaigns service. */
+  CAMPAIGN_PROGRESS_MS: envFields.positiveInt(500),
 });
 
 export type AutomationConfig = z.output<typeof automationEnvSchema>;

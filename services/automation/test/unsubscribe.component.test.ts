@@ -46,7 +46,8 @@ describe('unsubscribe and suppression', () => {
     expect(await done.text()).toContain('unsubscribed');
 
     const request = await waitFor(() => harness.unsubscribes.find((message) => message.contact_id === contact.id));
-    expect(request).toEqual({ account_id: account, contact_id: contact.id, occurred_at: expect.any(String) });
+    // The address travels with the request: contacts suppresses it even if the contact is deleted meanwhile.
+    expect(request).toEqual({ account_id: account, contact_id: contact.id, email: contact.email, occurred_at: expect.any(String) });
     const skipped = await harness.waitForState(account, contact.id, 'offer', 'skipped');
     expect(skipped.reason).toBe('unsubscribed');
     expect(harness.sink.messagesTo(contact.email).map((message) => message.parsed.subject)).toEqual(['Hello']);
@@ -75,15 +76,30 @@ describe('unsubscribe and suppression', () => {
     expect((await fetch(`${harness.url}/unsubscribe/nonsense`)).status).toBe(404);
   });
 
-  it('an unsubscribed contact still gets transactional emails but no marketing ones', async () => {
+  it('a contact who never subscribed gets transactional emails but no marketing ones ("not subscribed")', async () => {
     const account = newAccountId();
     await harness.importWorkflow(account, [marketing, receipts]);
     const contact = newContact({ subscribed: false });
     await harness.publishEvent(account, contact, 'signup');
     await harness.publishEvent(account, contact, 'purchase');
     await harness.waitForState(account, contact.id, 'receipt', 'sent');
-    expect((await harness.waitForState(account, contact.id, 'hello', 'skipped')).reason).toBe('unsubscribed');
+    expect((await harness.waitForState(account, contact.id, 'hello', 'skipped')).reason).toBe('not subscribed');
     expect(harness.sink.messagesTo(contact.email).map((message) => message.parsed.subject)).toEqual(['Your receipt']);
+  });
+
+  it('a suppressed address gets nothing, transactional included ("unsubscribed", "suppressed", "bounced")', async () => {
+    const account = newAccountId();
+    await harness.importWorkflow(account, [marketing, receipts]);
+    const unsubscribed = newContact({ subscribed: false, suppression: 'unsubscribed' });
+    await harness.publishEvent(account, unsubscribed, 'signup');
+    await harness.publishEvent(account, unsubscribed, 'purchase');
+    expect((await harness.waitForState(account, unsubscribed.id, 'hello', 'skipped')).reason).toBe('unsubscribed');
+    expect((await harness.waitForState(account, unsubscribed.id, 'receipt', 'skipped')).reason).toBe('suppressed');
+    const bounced = newContact({ subscribed: true, suppression: 'bounced' });
+    await harness.publishEvent(account, bounced, 'signup');
+    expect((await harness.waitForState(account, bounced.id, 'hello', 'skipped')).reason).toBe('bounced');
+    expect(harness.sink.messagesTo(unsubscribed.email)).toEqual([]);
+    expect(harness.sink.messagesTo(bounced.email)).toEqual([]);
   });
 
   it('a contact.updated fact marking the contact bounced suppresses the next step', async () => {

@@ -34,7 +34,7 @@ const welcome = {
 };
 
 describe('workflows import (admin CLI)', () => {
-  it('imports the DESIGN.md example and prints it as JSON; importing the same name replaces it', async () => {
+  it('imports a welcome workflow and prints it as JSON; importing the same name replaces it', async () => {
     const account = newAccountId();
     const first = await admin('workflows', 'import', await file(welcome), '--account', String(account));
     expect(first.code).toBe(0);
@@ -67,10 +67,10 @@ describe('workflows import (admin CLI)', () => {
     const errors = result.json!.errors as string[];
     expect(errors).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^\[1\]\.trigger\.where\.0\.op: /),
-        expect.stringMatching(/^\[1\]\.steps\.2\.duration: /),
-        expect.stringMatching(/^\[1\]\.steps\.3\.html: an email step needs html or text/),
-        expect.stringMatching(/^\[1\]\.steps\.4: /),
+        expect.stringMatching(/^\[1\]\.trigger\.where\.0\.op /),
+        expect.stringMatching(/^\[1\]\.steps\.2\.duration /),
+        expect.stringMatching(/^\[1\]\.steps\.3\.html an email step needs html or text/),
+        expect.stringMatching(/^\[1\]\.steps\.4 /),
       ]),
     );
     expect(result.stderr).toMatch(/nothing imported/);

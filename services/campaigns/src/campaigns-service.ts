@@ -1,13 +1,18 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, listen, migrateDatabase, stopInOrder, type ConsumeOutcome } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder, type ConsumeOutcome } from '@mailer/shared';
 import type { CampaignsConfig } from './config';
 import { campaignsDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { buildApp } from './entry-points/api/app';
 import { consumeSendResults } from './entry-points/message-queue/send-results.consumer';
+import { consumeCampaignProgress } from './entry-points/message-queue/campaign-progress.consumer';
+import { CampaignOutboxRelay } from './entry-points/workers/outbox-relay';
+import { scheduledCampaignsLoop } from './entry-points/workers/scheduled-campaigns';
 
 export interface CampaignsServiceHooks {
   /** Observes each send-result message's fate (tests wait on it instead of sleeping). */
   onSendResultOutcome?: (outcome: ConsumeOutcome, messageId: string | undefined) => void;
+  /** Observes each campaign-progress message's fate. */
+  onProgressOutcome?: (outcome: ConsumeOutcome, messageId: string | undefined) => void;
 }
 
 /** Composition root: migrate, connect, consume, serve. Returns the address and a graceful stop. */
@@ -25,13 +30,30 @@ export async function startCampaignsService(config: CampaignsConfig, logger: Log
     metrics,
   });
   consumeSendResults({ broker, pool, logger, onOutcome: hooks.onSendResultOutcome });
-  const server = await listen(buildApp({ logger, pool, broker, signingSecret: config.INTERNAL_SIGNING_SECRET, metrics }), config.PORT);
-  logger.info({ port: server.port }, 'campaigns service listening');
+  consumeCampaignProgress({ broker, pool, logger, onOutcome: hooks.onProgressOutcome });
+  const relay = new CampaignOutboxRelay(pool, broker, logger, config.CAMPAIGNS_OUTBOX_POLL_MS);
+  const scheduled = scheduledCampaignsLoop(pool, logger, config.CAMPAIGNS_SCHEDULER_POLL_MS, () => relay.wake());
+  relay.start();
+  scheduled.start();
+  const server = await listen(
+    buildApp({
+      logger,
+      pool,
+      broker,
+      signingSecret: config.INTERNAL_SIGNING_SECRET,
+      metrics,
+      metricsToken: config.METRICS_TOKEN,
+      onOutboxWritten: () => relay.wake(),
+    }),
+    config.PORT,
+    config.HOST,
+  );
+  logStarted(logger, 'campaigns', [`http://${config.HOST}:${server.port}`], { postgres: databaseUrl, rabbitmq: config.AMQP_URL });
   return {
     url: server.url,
     pool,
     broker,
     metrics,
-    stop: () => stopInOrder([() => server.close(), () => broker.close(), () => pool.end()]),
+    stop: () => stopInOrder([() => server.close(), () => scheduled.stop(), () => relay.stop(), () => broker.close(), () => pool.end()]),
   };
 }

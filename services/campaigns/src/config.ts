@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, envFields, loadConfig, postgresEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, loadConfig, postgresEnv } from '@mailer/shared';
 
 export const campaignsEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3020),
+  ...internalListenEnv,
   ...postgresEnv,
   ...brokerEnv,
+  /** How often the outbox is checked for rows written by another process (the operator CLI). */
+  CAMPAIGNS_OUTBOX_POLL_MS: envFields.positiveInt(200),
+  /** How often scheduled campaigns are checked for a send_at that has passed. */
+  CAMPAIGNS_SCHEDULER_POLL_MS: envFields.positiveInt(500),
 });
 
 export type CampaignsConfig = z.output<typeof campaignsEnvSchema>;

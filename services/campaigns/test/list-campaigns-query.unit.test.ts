@@ -21,15 +21,15 @@ describe('GET /campaigns query parsing', () => {
 
   it('lists every problem, one line per parameter', () => {
     expect(errorsOf({ page: '0', per_page: '2.5', status: 'done', q: ['a', 'b'] })).toEqual([
-      'status: must be one of draft, scheduled, sent, failed, approved, sending',
-      'q: must be given once, as text',
-      'page: must be a positive integer',
-      'per_page: must be a positive integer',
+      'status must be one of draft, scheduled, sent, failed, approved, sending',
+      'q must be given once, as text',
+      'page must be a positive integer',
+      'per_page must be a positive integer',
     ]);
   });
 
   it('accepts any exact-integer page and refuses one beyond 2^53 - 1', () => {
     expect(parseListCampaignsQuery({ page: '9007199254740991' }).page).toBe(Number.MAX_SAFE_INTEGER);
-    expect(errorsOf({ page: '9007199254740993' })).toEqual(['page: must be at most 9007199254740991']);
+    expect(errorsOf({ page: '9007199254740993' })).toEqual(['page must be at most 9007199254740991']);
   });
 });

@@ -1,31 +1,13 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, envFields, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
-
-/** `a, b` -> ['a', 'b']; empty or absent -> []. */
-const commaList = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? '')
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item.length > 0),
-  );
+import { brokerEnv, commonEnvSchema, internalListenEnv, emailDomainEnv, envFields, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
 
 export const contactsEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3010),
+  ...internalListenEnv,
   ...postgresEnv,
   ...brokerEnv,
   ...redisEnv,
-  /** `host:port` resolvers for domain validation; empty means the system's. */
-  DNS_SERVERS: commaList.pipe(
-    z.array(
-      z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-zA-Z.:-]+)(:\d{1,5})?$/, 'must be host or host:port'),
-    ),
-  ),
-  DNS_TIMEOUT_MS: envFields.positiveInt(3000),
-  /** Domains the operator accepts although the disposable list names them. */
-  DISPOSABLE_ALLOWLIST: commaList.transform((domains) => domains.map((domain) => domain.toLowerCase())),
+  ...emailDomainEnv,
   /** How often the outbox relay looks for unpublished rows when idle. */
   OUTBOX_POLL_MS: envFields.positiveInt(100),
 });
@@ -34,3 +16,11 @@ export type ContactsConfig = z.output<typeof contactsEnvSchema>;
 
 export const loadContactsConfig = (env: NodeJS.ProcessEnv = process.env) =>
   loadConfig(contactsEnvSchema, env);
+
+/** The operator CLI only needs its database: no signing secret, no broker, no DNS. Quiet unless asked. */
+export const contactsCliEnvSchema = z.object({
+  LOG_LEVEL: envFields.logLevel.unwrap().default('warn'),
+  ...postgresEnv,
+});
+
+export const loadContactsCliConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(contactsCliEnvSchema, env);

@@ -5,15 +5,14 @@ import {
   createPool,
   createRedis,
   listen,
+  logStarted,
   migrateDatabase,
   stopInOrder,
+  emailDomainValidatorFor,
   type ConsumeOutcome,
 } from '@mailer/shared';
 import type { ContactsConfig } from './config';
-import { createDnsRepository } from './data-access/dns.repository';
-import { createDomainCacheRepository } from './data-access/domain-cache.repository';
 import { contactsDatabaseUrl, MIGRATIONS_DIR } from './database';
-import { createEmailDomainValidator } from './domain/validate-email-domain';
 import { buildApp } from './entry-points/api/app';
 import { registerConsumers } from './entry-points/message-queue/register-consumers';
 import { domainCheckMetrics, outboxLagGauge } from './entry-points/metrics/contacts-metrics';
@@ -43,12 +42,7 @@ export async function startContactsService(
     connectionName: 'contacts',
     metrics,
   });
-  const emailValidator = createEmailDomainValidator({
-    dns: createDnsRepository({ servers: config.DNS_SERVERS, timeoutMs: config.DNS_TIMEOUT_MS }),
-    cache: createDomainCacheRepository(redis, logger),
-    disposableAllowList: config.DISPOSABLE_ALLOWLIST,
-    observe: domainCheckMetrics(metrics),
-  });
+  const emailValidator = emailDomainValidatorFor(config, redis, logger, domainCheckMetrics(metrics));
   outboxLagGauge(metrics, pool);
   registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome });
   const relay = new OutboxRelay({ pool, broker, logger, pollMs: config.OUTBOX_POLL_MS });
@@ -58,10 +52,12 @@ export async function startContactsService(
     broker,
     signingSecret: config.INTERNAL_SIGNING_SECRET,
     emailValidator,
+    redis,
     metrics,
+    metricsToken: config.METRICS_TOKEN,
   });
-  const server = await listen(app, config.PORT);
-  logger.info({ port: server.port }, 'contacts service listening');
+  const server = await listen(app, config.PORT, config.HOST);
+  logStarted(logger, 'contacts', [`http://${config.HOST}:${server.port}`], { postgres: databaseUrl, rabbitmq: config.AMQP_URL, redis: config.REDIS_URL });
   return {
     url: server.url,
     pool,

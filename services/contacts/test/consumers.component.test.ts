@@ -166,7 +166,7 @@ describe('contacts.product-events consumer', () => {
     expect(await factsAbout(contact.id, 'contact.created.v1')).toEqual([
       {
         account_id: account,
-        contact: { id: contact.id, email, first_name: 'Eve', last_name: 'Ng', subscribed: true, bounced: false, tags: [], custom_properties: {} },
+        contact: { id: contact.id, email, first_name: 'Eve', last_name: 'Ng', subscribed: true, bounced: false, tags: [], custom_properties: {}, suppression: null },
         occurred_at: contact.created_at,
       },
     ]);

@@ -180,7 +180,7 @@ describe('POST /api/v1/contacts', () => {
       custom_properties: { ...fifty, one_more: 1 },
     });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ errors: ['custom_properties has more than 50 entries'] });
+    expect(response.body).toEqual({ errors: ['custom_properties must have at most 50 entries'] });
   });
 
   it.each([

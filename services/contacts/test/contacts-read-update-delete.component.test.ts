@@ -106,7 +106,7 @@ describe('PATCH /api/v1/contacts/:id', () => {
       first_name: 'X',
     });
     expect(refused.status).toBe(422);
-    expect(refused.body).toEqual({ errors: ['custom_properties would have more than 50 entries'] });
+    expect(refused.body).toEqual({ errors: ['custom_properties must have at most 50 entries'] });
     expect((await service.api.get(account, contact.id)).body.data).toEqual(contact);
     // Removing one while adding eleven lands on exactly 50: allowed.
     const exactly = await service.api.update(account, contact.id, {

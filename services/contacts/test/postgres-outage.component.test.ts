@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { IDENTITY_HEADER, signIdentity } from '@mailer/shared';
-import { startPrivatePostgres, TEST_SIGNING_SECRET, waitFor, type PrivateServer } from '@mailer/shared/testing';
+import { IDENTITY_HEADER } from '@mailer/shared';
+import { signedIdentityFor, startPrivatePostgres, waitFor, type PrivateServer } from '@mailer/shared/testing';
 import { newAccountId, startContactsForTest, uniqueEmail, type ContactsTestService } from './support/contacts-test-service';
 
 interface Sample {
@@ -18,13 +17,15 @@ const OUTAGE_MS = 2500;
 async function timedCall(baseUrl: string, accountId: number, method: string, path: string, body?: unknown) {
   const startedAt = Date.now();
   try {
-    const response = await fetch(`${baseUrl}/api/v1/contacts${path}`, {
+    const url = `${baseUrl}/api/v1/contacts${path}`;
+    const sent = body === undefined ? undefined : JSON.stringify(body);
+    const response = await fetch(url, {
       method,
       headers: {
-        [IDENTITY_HEADER]: signIdentity({ accountId, requestId: randomUUID() }, TEST_SIGNING_SECRET),
+        [IDENTITY_HEADER]: signedIdentityFor(accountId, { method, url, body: sent }),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: sent,
       signal: AbortSignal.timeout(5000),
     });
     const text = await response.text();

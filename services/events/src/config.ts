@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, envFields, loadConfig, redisEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, emailDomainEnv, internalListenEnv, envFields, loadConfig, redisEnv } from '@mailer/shared';
 
 export const eventsEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3030),
+  ...internalListenEnv,
   ...brokerEnv,
   ...redisEnv,
+  /** The email-domain verdict contacts gives, asked before an event is accepted. */
+  ...emailDomainEnv,
   /** How long a retried POST with the same `Idempotency-Key` replays the first answer. */
   IDEMPOTENCY_TTL_S: envFields.positiveInt(24 * 60 * 60),
 });

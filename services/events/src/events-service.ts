@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createRedis, listen, stopInOrder } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createRedis, emailDomainValidatorFor, listen, logStarted, stopInOrder } from '@mailer/shared';
 import type { EventsConfig } from './config';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { buildApp } from './entry-points/api/app';
@@ -11,11 +11,14 @@ export async function startEventsService(config: EventsConfig, logger: Logger) {
   const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'events', metrics });
   const redis = createRedis(config.REDIS_URL, logger, { keyPrefix: config.REDIS_KEY_PREFIX });
   const idempotency = new IdempotencyRepository(redis, config.IDEMPOTENCY_TTL_S, logger);
+  // The verdict contacts gives (shared code, shared Redis cache): an event for an address contacts would refuse is a 422.
+  const emailValidator = emailDomainValidatorFor(config, redis, logger);
   const server = await listen(
-    buildApp({ logger, broker, idempotency, signingSecret: config.INTERNAL_SIGNING_SECRET, metrics }),
+    buildApp({ logger, broker, idempotency, emailValidator, signingSecret: config.INTERNAL_SIGNING_SECRET, metrics, metricsToken: config.METRICS_TOKEN }),
     config.PORT,
+    config.HOST,
   );
-  logger.info({ port: server.port }, 'events service listening');
+  logStarted(logger, 'events', [`http://${config.HOST}:${server.port}`], { rabbitmq: config.AMQP_URL, redis: config.REDIS_URL });
   return {
     url: server.url,
     broker,

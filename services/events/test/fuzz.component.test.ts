@@ -91,7 +91,9 @@ describe('POST /v1/events under generated and hostile input', () => {
       if (attack.name.startsWith('oversize') || attack.name.startsWith('huge')) expect([attack.name, response.status]).toEqual([attack.name, attack.name.includes('properties') ? 202 : 413]);
       if ((attack.name.includes('nesting') && attack.name.includes('properties')) || attack.name.includes('over the limit')) expect([attack.name, response.status]).toEqual([attack.name, 422]);
       if (attack.name === 'nesting at the limit') expect(response.status).toBe(202);
-      if (attack.name.startsWith('truncated') || attack.name.startsWith('JSON ')) expect([attack.name, response.status]).toEqual([attack.name, 400]);
+      // JSON under another media type is refused for its type before it is read (415); bad JSON is a 400.
+      if (attack.name === 'JSON sent as text/plain') expect([attack.name, response.status]).toEqual([attack.name, 415]);
+      else if (attack.name.startsWith('truncated') || attack.name.startsWith('JSON ')) expect([attack.name, response.status]).toEqual([attack.name, 400]);
     }
     expect(prototypeNames()).toBe(prototypeBefore);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

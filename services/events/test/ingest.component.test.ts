@@ -10,16 +10,16 @@ describe('POST /v1/events', () => {
 
   it('answers 202 with the accepted event only after publishing product_event.received.v1', async () => {
     const account = newAccountId();
-    const response = await harness.post(account, { event: 'signup', email: 'Ann@Example.test', properties: { plan: 'trial', seats: 3 } }, {}, 'req-abc-1');
+    const response = await harness.post(account, { event: 'signup', email: ' Ann@Example.TEST ', properties: { plan: 'trial', seats: 3 } }, {}, 'req-abc-1');
     expect(response.status).toBe(202);
     const { data } = (await response.json()) as { data: { id: string; event: string; email: string; received_at: string } };
-    expect(data).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), event: 'signup', email: 'Ann@Example.test', received_at: expect.stringMatching(/Z$/) });
+    expect(data).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), event: 'signup', email: 'Ann@example.test', received_at: expect.stringMatching(/Z$/) });
     const message = await waitFor(() => harness.published.find((event) => event.event_id === data.id));
     expect(message).toEqual({
       event_id: data.id,
       account_id: account,
       event: 'signup',
-      email: 'Ann@Example.test',
+      email: 'Ann@example.test',
       properties: { plan: 'trial', seats: 3 },
       received_at: data.received_at,
       request_id: 'req-abc-1',
@@ -50,7 +50,7 @@ describe('POST /v1/events', () => {
     expect(response.status).toBe(422);
     const body = (await response.json()) as { errors: string[] };
     expect(body.errors).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^event: /), expect.stringMatching(/^email: /), expect.stringMatching(/^properties: /)]),
+      expect.arrayContaining([expect.stringMatching(/^event /), 'email is invalid', expect.stringMatching(/^properties /)]),
     );
     const missing = await harness.post(account, {});
     expect(missing.status).toBe(422);
@@ -65,7 +65,7 @@ describe('POST /v1/events', () => {
     expect((await harness.post(account, { event: 'x', email: 'a@example.test', properties: properties(100) })).status).toBe(202);
     const tooMany = await harness.post(account, { event: 'x', email: 'a@example.test', properties: properties(101) });
     expect(tooMany.status).toBe(422);
-    expect(await tooMany.json()).toEqual({ errors: ['properties: must have at most 100 entries'] });
+    expect(await tooMany.json()).toEqual({ errors: ['properties must have at most 100 entries'] });
   });
 
   it('refuses NUL anywhere in the event (Postgres could never store it downstream) with 422 and publishes nothing', async () => {
@@ -90,6 +90,45 @@ describe('POST /v1/events', () => {
     const response = await harness.post(account, { event: 'big', email: 'a@example.test', properties: { blob: 'x'.repeat(65 * 1024) } });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ error: expect.any(String) });
+    await harness.settle(account);
+    expect(harness.publishedFor(account)).toHaveLength(0);
+  });
+
+  it('answers 422 for properties past 32 KiB of JSON (under the body limit) and publishes nothing', async () => {
+    const account = newAccountId();
+    const response = await harness.post(account, { event: 'big', email: 'a@example.test', properties: { blob: 'x'.repeat(33 * 1024) } });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({ errors: ['properties must be at most 32768 bytes as JSON'] });
+    await harness.settle(account);
+    expect(harness.publishedFor(account)).toHaveLength(0);
+  });
+
+  it.each([
+    ['an address at a domain that does not exist (NXDOMAIN)', 'ann@missing.test', 'no_mx'],
+    ['an address at a domain with no MX or A record', 'ann@empty.test', 'no_mx'],
+    ['an address at a disposable provider', 'ann@mailinator.com', 'disposable'],
+  ])('answers 422 with contacts\' error body for %s and publishes nothing', async (_case, email, domainError) => {
+    const account = newAccountId();
+    const response = await harness.post(account, { event: 'signup', email });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({ errors: [expect.stringMatching(/^email domain /)], domain_error: domainError });
+    await harness.settle(account);
+    expect(harness.publishedFor(account)).toHaveLength(0);
+  });
+
+  it.each(['m@foo-.com', 'a@b', 'two@@example.test', 'line\r\nbreak@example.test'])('answers 422 "email is invalid" for %j', async (email) => {
+    const response = await harness.post(newAccountId(), { event: 'signup', email });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({ errors: ['email is invalid'] });
+  });
+
+  it('answers 415 for a body that is not JSON, whatever it holds', async () => {
+    const account = newAccountId();
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const response = await harness.post(account, { event: 'signup', email: 'a@example.test' }, { 'content-type': contentType });
+      expect([contentType, response.status]).toEqual([contentType, 415]);
+      expect(await response.json()).toEqual({ error: 'request body must be JSON (Content-Type: application/json)' });
+    }
     await harness.settle(account);
     expect(harness.publishedFor(account)).toHaveLength(0);
   });

@@ -1,9 +1,11 @@
-import { serviceTestEnv, waitFor } from '@mailer/shared/testing';
+import { IDENTITY_HEADER } from '@mailer/shared';
+import { serviceTestEnv, signedIdentityFor, waitFor } from '@mailer/shared/testing';
 import { findApiKey } from '../src/data-access/api-keys.repository';
 import { runAdmin } from '../src/cli/admin';
 import { utcDay } from './support/factories';
 import { capturedLogs, expectNoKeyInLogs, headersFor, issuedKeys, startGateway, stopGateways, uniqueIp, type Gateway } from './support/gateway-harness';
 import { startFakeUpstream } from './support/fake-upstream';
+import { postSignIn } from './support/sign-in-client';
 
 interface Run {
   code: number;
@@ -14,8 +16,10 @@ interface Run {
 async function admin(...argv: string[]): Promise<Run> {
   let stdout = '';
   let stderr = '';
+  // The database URLs only: the CLI signs nothing, so it must not ask for a secret.
+  const { INTERNAL_SIGNING_SECRET: _unused, ...env } = serviceTestEnv();
   const code = await runAdmin(argv, {
-    env: serviceTestEnv(),
+    env,
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
   });
@@ -91,6 +95,47 @@ describe('operator CLI (accounts, users, keys)', () => {
       expect(run.code).not.toBe(0);
       expect(run.stdout).toBe('');
       expect(run.stderr.length).toBeGreaterThan(5);
+    }
+  });
+
+  it('lists accounts and users, moves an account to another plan, and resets a password (which ends its sessions)', async () => {
+    const account = json<{ id: number }>(await admin('accounts', 'create', '--name', 'Plan Co', '--plan', 'pro'));
+    const email = `reset${Date.now()}@example.test`;
+    expect((await admin('users', 'create', '--account', String(account.id), '--email', email, '--password', 'first password 1')).code).toBe(0);
+
+    const listed = json<Array<{ id: number; plan: string; users: number }>>(await admin('accounts', 'list'));
+    expect(listed.find((row) => row.id === account.id)).toMatchObject({ plan: 'pro', users: 1 });
+    const moved = json<{ plan: string; api_access: boolean }>(await admin('accounts', 'set-plan', '--account', String(account.id), '--plan', 'free'));
+    expect(moved).toMatchObject({ plan: 'free', api_access: false });
+    const users = json<Array<{ account_id: number; email: string }>>(await admin('users', 'list', '--account', String(account.id)));
+    expect(users).toEqual([expect.objectContaining({ account_id: account.id, email })]);
+
+    const signIn = async (password: string) => postSignIn(gateway.internalUrl, { email, password, ip: uniqueIp() });
+    const first = await signIn('first password 1');
+    expect(first.status).toBe(200);
+    const user = (JSON.parse(first.text) as { data: { id: number; credentials_stamp: string } }).data;
+    const reset = await admin('users', 'set-password', '--email', email.toUpperCase(), '--password', 'second password 2');
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).not.toContain('second password');
+    // The account app's sessions hold the stamp they signed in with: it changed, so they are over.
+    const url = `${gateway.internalUrl}/internal/v1/users/${user.id}`;
+    const now = await fetch(url, { headers: { [IDENTITY_HEADER]: signedIdentityFor(account.id, { url }) } });
+    expect(((await now.json()) as { data: { credentials_stamp: string } }).data.credentials_stamp).not.toBe(user.credentials_stamp);
+    expect((await signIn('first password 1')).status).toBe(401);
+    expect((await signIn('second password 2')).status).toBe(200);
+  });
+
+  it('refuses an unknown account, plan or user with a message and a non-zero exit, changing nothing', async () => {
+    for (const argv of [
+      ['accounts', 'set-plan', '--account', '999999999', '--plan', 'pro'],
+      ['accounts', 'set-plan', '--account', '1', '--plan', 'gold'],
+      ['users', 'set-password', '--email', 'nobody@example.test', '--password', 'long enough 123'],
+      ['users', 'set-password', '--email', 'nobody@example.test', '--password', 'short'],
+    ]) {
+      const result = await admin(...argv);
+      expect(result.code).not.toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/error|must/);
     }
   });
 });

@@ -3,6 +3,7 @@ import { generateKey, keyWithParts } from '../src/domain/api-key-format';
 import { aKey } from './support/factories';
 import { startFakeUpstream } from './support/fake-upstream';
 import { expectNoKeyInLogs, headersFor, startGateway, stopGateways, uniqueIp, type Gateway } from './support/gateway-harness';
+import { postSignIn } from './support/sign-in-client';
 
 const METRICS_TOKEN = 'metrics-token-for-the-test-0123';
 
@@ -79,17 +80,10 @@ describe('gateway /metrics', () => {
     await redis.restart();
   });
 
-  it('counts a refused settings sign-in as an auth failure with reason signin', async () => {
+  it('counts a refused sign-in of the account app (checked by the gateway) as an auth failure with reason signin', async () => {
     const ip = uniqueIp();
-    const form = await fetch(`${gateway.url}/settings/sign-in`, { headers: headersFor(undefined, ip) });
-    const cookie = (form.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
     const before = metricValue(await scrapeMetrics(gateway.url), 'mailer_auth_failures_total', { reason: 'signin' }) ?? 0;
-    const refused = await fetch(`${gateway.url}/settings/sign-in`, {
-      method: 'POST',
-      headers: headersFor(undefined, ip, { cookie, 'content-type': 'application/x-www-form-urlencoded' }),
-      body: new URLSearchParams({ _csrf: csrf, email: `nobody-${ip}@example.test`, password: 'wrong password' }).toString(),
-    });
+    const refused = await postSignIn(gateway.internalUrl, { email: `nobody-${ip}@example.test`, password: 'wrong password', ip });
     expect(refused.status).toBe(401);
     expect(metricValue(await scrapeMetrics(gateway.url), 'mailer_auth_failures_total', { reason: 'signin' })).toBe(before + 1);
   });

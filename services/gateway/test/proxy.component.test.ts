@@ -48,7 +48,7 @@ describe('proxy to the internal services', () => {
 
   it('signs the account, strips credentials and forged identities, propagates X-Request-Id', async () => {
     const { plaintext, accountId } = await aKey(gateway.pool);
-    const forged = signIdentity({ accountId: accountId + 1, requestId: 'forged' }, TEST_SIGNING_SECRET);
+    const forged = signIdentity({ accountId: accountId + 1, requestId: 'forged' }, { method: 'GET', path: '/api/v1/contacts?q=a%25b&page=2' }, TEST_SIGNING_SECRET);
     const response = await fetch(`${gateway.url}/api/v1/contacts?q=a%25b&page=2`, {
       headers: headersFor(plaintext, uniqueIp(), { [IDENTITY_HEADER]: forged, 'x-request-id': 'req-proxy-1', cookie: 'session=abc' }),
     });

@@ -30,11 +30,26 @@ export const envFields = {
     .default('mailer_'),
 };
 
+/** Bearer token a scraper must present for GET /metrics; empty: metrics are open on that listener. */
+const metricsToken = z
+  .string()
+  .default('')
+  .refine((value) => value === '' || value.length >= 16, 'METRICS_TOKEN must be empty or at least 16 characters');
+
 /** The variables every service reads. */
 export const commonEnvSchema = z.object({
   LOG_LEVEL: envFields.logLevel,
   INTERNAL_SIGNING_SECRET: envFields.secret,
+  METRICS_TOKEN: metricsToken,
 });
+
+/**
+ * Where an internal service listens. Loopback by default, so outside compose and Kubernetes (which
+ * set `HOST=0.0.0.0` inside their private network) nothing but this machine reaches it.
+ */
+export const internalListenEnv = {
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+};
 
 /** Where a service finds Postgres: `DATABASE_URL`, or its own database on `POSTGRES_URL`. */
 export const postgresEnv = {
@@ -45,11 +60,15 @@ export const postgresEnv = {
 
 export const brokerEnv = {
   AMQP_URL: envFields.amqpUrl.default('amqp://guest:guest@127.0.0.1:5672'),
-  /** Prefix of every exchange and queue name; lets test runs share a vhost without crosstalk. */
+  /**
+   * Prefix of every exchange and queue name; lets stacks and test runs share a vhost without
+   * crosstalk. A separator is added when it ends without one (`staging` → `staging.mailer.events`).
+   */
   BROKER_NAMESPACE: z
     .string()
     .regex(/^[a-z0-9._-]*$/, 'must be lower-case letters, digits, dots, dashes or underscores')
-    .default(''),
+    .default('')
+    .transform((namespace) => (namespace === '' || /[._-]$/.test(namespace) ? namespace : `${namespace}.`)),
 };
 
 export const redisEnv = {

@@ -3,6 +3,10 @@ import { defineContract } from './message-contract';
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
+/** Why an address is on its account's suppression list (docs/consent.md). */
+export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
 /** The contact as other services see it: enough to personalise and to suppress. */
 export const contactSnapshotSchema = z.object({
   id: z.number().int().positive(),
@@ -13,6 +17,16 @@ export const contactSnapshotSchema = z.object({
   bounced: z.boolean(),
   tags: z.array(z.string()),
   custom_properties: z.record(z.string(), scalar),
+  /**
+   * The standing suppression of the contact's address, or null. Optional: a fact written before
+   * the suppression list existed has none, and means "nothing known against the address".
+   */
+  suppression: z.enum(SUPPRESSION_REASONS).nullable().optional(),
+  /**
+   * Double opt-in: the contact was created pending and has not confirmed yet (not subscribed; no
+   * workflow enrols it). Optional: absent means false, as in every fact written before it existed.
+   */
+  pending_confirmation: z.boolean().optional(),
 });
 export type ContactSnapshot = z.infer<typeof contactSnapshotSchema>;
 
@@ -48,12 +62,39 @@ export const contactBouncedV1 = defineContract(
   }),
 );
 
+/**
+ * Double opt-in: the contacts service created a pending contact; automation sends it the account's
+ * confirmation email (with a link to confirm) through its one sending pipeline.
+ */
+export const contactConfirmationRequestedV1 = defineContract(
+  'contact.confirmation_requested.v1',
+  z.object({
+    account_id: z.number().int().positive(),
+    contact: contactSnapshotSchema,
+    occurred_at: z.string(),
+  }),
+);
+
+/** A recipient confirmed through the link in the confirmation email: contacts subscribes the contact. */
+export const contactConfirmedV1 = defineContract(
+  'contact.confirmed.v1',
+  z.object({
+    account_id: z.number().int().positive(),
+    contact_id: z.number().int().positive(),
+    /** When, and from which IP address, the confirmation came: the consent record. */
+    confirmed_at: z.string(),
+    confirmed_from: z.string(),
+  }),
+);
+
 /** A recipient clicked the unsubscribe link: the contacts service sets `subscribed: false`. */
 export const contactUnsubscribeRequestedV1 = defineContract(
   'contact.unsubscribe_requested.v1',
   z.object({
     account_id: z.number().int().positive(),
     contact_id: z.number().int().positive(),
+    /** The address as the unsubscribe link's sender knew it: suppressed even if the contact is gone. */
+    email: z.string().optional(),
     occurred_at: z.string(),
   }),
 );

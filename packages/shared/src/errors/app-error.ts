@@ -28,6 +28,10 @@ export class AppError extends Error {
 export const CommonErrorCodes = {
   BAD_REQUEST: 'COMMON.BAD_REQUEST',
   VALIDATION: 'COMMON.VALIDATION',
+  /** The one address rule or the email-domain verdict refused an address (contacts and events alike). */
+  EMAIL_INVALID: 'EMAIL.INVALID',
+  EMAIL_DOMAIN: 'EMAIL.DOMAIN',
+  UNSUPPORTED_MEDIA_TYPE: 'COMMON.UNSUPPORTED_MEDIA_TYPE',
   NOT_FOUND: 'COMMON.NOT_FOUND',
   UNAUTHORIZED: 'COMMON.UNAUTHORIZED',
   FORBIDDEN: 'COMMON.FORBIDDEN',
@@ -45,7 +49,10 @@ export const commonStatusByCode: Record<string, number> = {
   [CommonErrorCodes.NOT_FOUND]: 404,
   [CommonErrorCodes.METHOD_NOT_ALLOWED]: 405,
   [CommonErrorCodes.PAYLOAD_TOO_LARGE]: 413,
+  [CommonErrorCodes.UNSUPPORTED_MEDIA_TYPE]: 415,
   [CommonErrorCodes.VALIDATION]: 422,
+  [CommonErrorCodes.EMAIL_INVALID]: 422,
+  [CommonErrorCodes.EMAIL_DOMAIN]: 422,
   [CommonErrorCodes.RATE_LIMITED]: 429,
   [CommonErrorCodes.BAD_GATEWAY]: 502,
   [CommonErrorCodes.UNAVAILABLE]: 503,

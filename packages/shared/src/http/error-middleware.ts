@@ -2,23 +2,33 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError, CommonErrorCodes, commonStatusByCode } from '../errors/app-error';
 import { isDependencyUnavailable } from '../errors/unavailable';
+import { BODY_SIGNATURE_MISMATCH } from './json-body';
 
 interface BodyParserError {
   type?: string;
   status?: number;
+  expose?: boolean;
 }
 
 /** Errors thrown by express's body parser carry a `type`; map the ones a client causes to 4xx. */
 function fromBodyParser(error: unknown): AppError | undefined {
   const type = (error as BodyParserError | null)?.type;
+  if (type === BODY_SIGNATURE_MISMATCH) {
+    return new AppError(CommonErrorCodes.UNAUTHORIZED, 'unauthorized');
+  }
   if (type === 'entity.too.large') {
     return new AppError(CommonErrorCodes.PAYLOAD_TOO_LARGE, 'request body is too large');
   }
-  if (type === 'entity.parse.failed' || type === 'encoding.unsupported' || type === 'charset.unsupported') {
+  if (type === 'charset.unsupported') {
+    return new AppError(CommonErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'request body must be JSON in UTF-8');
+  }
+  if (type === 'entity.parse.failed' || type === 'encoding.unsupported') {
     return new AppError(CommonErrorCodes.BAD_REQUEST, 'request body is not valid JSON');
   }
-  const status = (error as BodyParserError | null)?.status;
-  if (type && typeof status === 'number' && status >= 400 && status < 500) {
+  // A body that cannot be decoded (a broken gzip stream) reaches us as a typeless 400 from the
+  // parser (`expose` marks the client's fault): still the client's fault, not a 500.
+  const { status, expose } = (error as BodyParserError | null) ?? {};
+  if ((type || expose === true) && typeof status === 'number' && status >= 400 && status < 500) {
     return new AppError(CommonErrorCodes.BAD_REQUEST, 'request body could not be read');
   }
   return undefined;

@@ -1,6 +1,22 @@
 import type { Duplex } from 'node:stream';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** What a public listener tightens; internal listeners keep the defaults. */
+export interface ListenOptions {
+  /** Time to receive a request's whole header block (slow-header clients are cut off with a 408). */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included. */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection is kept between requests. */
+  keepAliveTimeoutMs?: number;
+  /** Largest request line plus headers; larger is a 431. */
+  maxHeaderBytes?: number;
+  /** Each new connection, before any byte is read (a per-address cap may destroy it). */
+  onConnection?: (socket: Socket) => void;
+  /** Extra headers for an answer to a request Node could not parse (400, 408, 431). */
+  clientErrorHeaders?: (socket: Duplex) => Promise<Record<string, string>>;
+}
 
 export interface RunningServer {
   server: Server;
@@ -11,13 +27,27 @@ export interface RunningServer {
 }
 
 /** Listens on `port` (0 for any free one) and resolves once the socket is bound. */
-export function listen(handler: RequestListener, port: number, host = '0.0.0.0'): Promise<RunningServer> {
-  const server = createServer(handler);
-  // Slightly above common load-balancer idle timeouts, so they close first and never hit a reset.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
-  server.on('clientError', answerClientError);
+export function listen(handler: RequestListener, port: number, host = '0.0.0.0', options: ListenOptions = {}): Promise<RunningServer> {
+  const headersTimeout = options.headersTimeoutMs ?? 66_000;
+  // Node checks the header and request timeouts on this interval (30 s by default): a short
+  // timeout needs a check at least as often, or slow clients outlive it.
+  const server = createServer({ maxHeaderSize: options.maxHeaderBytes, connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(headersTimeout / 4))) }, handler);
+  // Defaults slightly above common load-balancer idle timeouts, so they close first and never hit a reset.
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
+  server.headersTimeout = headersTimeout;
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  if (options.onConnection) server.on('connection', options.onConnection);
+  const extraHeaders = options.clientErrorHeaders;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!extraHeaders) {
+      answerClientError(error, socket, {});
+      return;
+    }
+    extraHeaders(socket).then(
+      (headers) => answerClientError(error, socket, headers),
+      () => answerClientError(error, socket, {}),
+    );
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -58,7 +88,7 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  * A request Node cannot parse (oversized headers, malformed request line) never reaches the app;
  * Node's default answer has no body. Answer with the same JSON error shape as everything else.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, headers: Record<string, string>): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -67,6 +97,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const body = JSON.stringify({ error: message });
   socket.end(
     `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n` +
+      Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+      `\r\n${body}`,
   );
+  // A client that never reads or closes (a slow-loris one) must not keep the descriptor.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

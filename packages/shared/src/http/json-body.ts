@@ -1,9 +1,45 @@
+import type { ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { AppError, CommonErrorCodes } from '../errors/app-error';
+import { bodyDigest, type Identity } from '../internal-auth/identity-signature';
 
-/** Parses JSON bodies up to `limit`; what is not JSON is answered by the error middleware as 400/413. */
+/** The body-parser error type of a body that is not the one its identity signature covers. */
+export const BODY_SIGNATURE_MISMATCH = 'identity.body.mismatch';
+
+/**
+ * When the request carries a verified identity (`requireIdentity` ran first), the body read must be
+ * the one the gateway signed: otherwise a captured header could carry another body. A body parser's
+ * `verify` option (express.json, express.text), given the bytes before they are parsed.
+ */
+export function verifySignedBody(_req: unknown, res: ServerResponse, body: Buffer): void {
+  const identity = (res as ServerResponse & { locals?: { identity?: Identity } }).locals?.identity;
+  if (identity && bodyDigest(body) !== identity.bodyDigest) {
+    throw Object.assign(new Error('request body does not match its identity signature'), { type: BODY_SIGNATURE_MISMATCH });
+  }
+}
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** Whether the request carries body bytes (a declared length above zero, or a chunked body). */
+function carriesBody(headers: NodeJS.Dict<string | string[]>): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = Number(headers['content-length']);
+  return Number.isFinite(length) && length > 0;
+}
+
+/**
+ * Parses JSON bodies up to `limit`. A body of another media type is a 415 before a byte is read;
+ * what is not JSON is answered by the error middleware as 400, too large as 413.
+ */
 export function jsonBody(limit = '1mb'): RequestHandler {
-  return express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] });
+  const parse = express.json({ limit, strict: false, type: JSON_TYPES, verify: verifySignedBody });
+  return (req, res, next) => {
+    if (carriesBody(req.headers) && !req.is(JSON_TYPES)) {
+      next(new AppError(CommonErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'request body must be JSON (Content-Type: application/json)'));
+      return;
+    }
+    parse(req, res, next);
+  };
 }
 
 /** The body as a plain object, or a 400: routes call this before validating fields. */

@@ -10,3 +10,12 @@ export function isStorableText(text: string): boolean {
 }
 
 export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
+
+/**
+ * `isStorableText` as a JSON Schema pattern (ECMAScript with the `u` flag, as OpenAPI 3.1 tools
+ * use it): in unicode mode `[\ud800-\udfff]` matches only a lone surrogate, never half of a pair.
+ */
+export const STORABLE_TEXT_PATTERN = '^[^\\u0000\\ud800-\\udfff]*$';
+
+/** Storable text with at least one character that is not white space (a name that must not be blank). */
+export const NOT_BLANK_TEXT_PATTERN = '^[^\\u0000\\ud800-\\udfff]*[^\\s\\u0000\\ud800-\\udfff][^\\u0000\\ud800-\\udfff]*$';

@@ -24,6 +24,28 @@ export const QUEUES = {
     bindings: ['contact.created.v1', 'contact.updated.v1', 'contact.deleted.v1'],
   },
   campaignsSendResults: { name: 'campaigns.send-results', bindings: ['email.sent.v1'] },
+  /** Campaigns' requests to automation: send, control (pause, resume, cancel, retry failed), test send. */
+  automationCampaignCommands: {
+    name: 'automation.campaign-commands',
+    bindings: ['campaign.send_requested.v1', 'campaign.control.v1', 'campaign.test_requested.v1'],
+  },
+  campaignsProgress: { name: 'campaigns.progress', bindings: ['campaign.progress.v1'] },
+  /** Double opt-in: contacts asks automation to send a confirmation email; automation reports the click back. */
+  automationConfirmationRequests: { name: 'automation.confirmation-requests', bindings: ['contact.confirmation_requested.v1'] },
+  contactsConfirmations: { name: 'contacts.confirmations', bindings: ['contact.confirmed.v1'] },
+  /** Every fact an account's webhook endpoints may subscribe to (services/webhooks). */
+  webhooksFacts: {
+    name: 'webhooks.facts',
+    bindings: [
+      'contact.created.v1',
+      'contact.updated.v1',
+      'contact.deleted.v1',
+      'contact.bounced.v1',
+      'email.sent.v1',
+      'campaign.sent.v1',
+      'workflow.completed.v1',
+    ],
+  },
 } as const satisfies Record<string, QueueDefinition>;
 
 export const BROKER_NAMESPACE_PATTERN = /^[a-z0-9._-]*$/;

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Router } from 'express';
 import type { Registry } from 'prom-client';
@@ -101,10 +102,24 @@ export function httpMetrics(registry: Registry): RequestHandler {
   };
 }
 
-/** `GET /metrics`: the registry in Prometheus text format. */
-export function metricsRoutes(registry: Registry): Router {
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * `GET /metrics`: the registry in Prometheus text format. With a `token` (METRICS_TOKEN), only a
+ * scraper that presents it as a bearer token is answered; anyone else gets a 401.
+ */
+export function metricsRoutes(registry: Registry, token = ''): Router {
+  const expected = token === '' ? undefined : digest(token);
   const router = Router();
-  router.get('/metrics', async (_req, res) => {
+  router.get('/metrics', async (req, res) => {
+    if (expected) {
+      const presented = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
+      // Both sides hashed to one length, so the comparison tells nothing about the token.
+      if (!presented || !timingSafeEqual(digest(presented), expected)) {
+        res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'metrics need the METRICS_TOKEN bearer token' });
+        return;
+      }
+    }
     const body = await registry.metrics();
     res.set('Content-Type', registry.contentType).send(body);
   });

@@ -15,6 +15,8 @@ export interface OpenApiParameter {
 export interface OpenApiResponse {
   description: string;
   headers?: Record<string, unknown>;
+  /** OpenAPI links: which operation a client can call next with a value from this response. */
+  links?: Record<string, { operationId: string; parameters: Record<string, string> }>;
   content?: { 'application/json': { schema: JsonSchema } };
 }
 
@@ -30,6 +32,8 @@ export interface OpenApiOperation {
 /** What one service contributes to the gateway's document: its paths and the schemas they name. */
 export interface OpenApiFragment {
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** OpenAPI 3.1 `webhooks`: requests the platform makes to the account's endpoints, by event type. */
+  webhooks?: Record<string, Record<string, OpenApiOperation>>;
   components: { schemas: Record<string, JsonSchema> };
 }
 

@@ -3,6 +3,7 @@ export * from './smtp-sink';
 export * from './dns-test-server';
 export * from './wait-for';
 export * from './service-test-env';
+export * from './signed-identity';
 export * from './tcp-proxy';
 export * from './metrics-scrape';
 export * from './faults';

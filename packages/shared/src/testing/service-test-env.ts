@@ -21,6 +21,8 @@ export function serviceTestEnv(overrides: Record<string, string> = {}): NodeJS.P
     INTERNAL_SIGNING_SECRET: TEST_SIGNING_SECRET,
     LOG_LEVEL: 'silent',
     PORT: '0',
+    // The gateway's second internal listener (the account app's API): any free port in a test.
+    GATEWAY_INTERNAL_PORT: '0',
     ...overrides,
   };
   rememberNamespace(env.BROKER_NAMESPACE ?? '');

@@ -163,6 +163,9 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
     sockets.set(port, socket);
     socket.once('close', () => sockets.delete(port));
   });
+  // A client SIGKILLed mid-transaction resets its socket: the client's failure, not the sink's
+  // (unhandled, smtp-server's 'error' event would throw in the test process).
+  server.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { dropTestDatabase } from '../db/ensure-database';
+import { LOCAL_SERVERS, probeLocalServers } from './local-servers';
 import { startContainers, type StartedContainers } from './test-containers';
 
 const run = promisify(execFile);
@@ -64,10 +66,60 @@ async function createVhost(amqpUrl: string, name: string, containers?: StartedCo
   return { name, remove: async () => void (await run('rabbitmqctl', ['delete_vhost', name], { timeout: 30_000 })) };
 }
 
+type Origin = 'environment' | 'local server' | 'testcontainers';
+
+interface Choice {
+  url?: string;
+  origin: Origin;
+  /** Why the local server was not used, when a container stands in for it. */
+  localProblem?: string;
+}
+
+/**
+ * Where each server comes from: the environment's URL when set; else the standard local server when
+ * it answers; else a container. Printed at the start of the run, so nobody wonders which was used.
+ */
+async function chooseServers(env: NodeJS.ProcessEnv): Promise<Record<'postgres' | 'redis' | 'amqp', Choice>> {
+  const postgresFromEnv = env.POSTGRES_URL ?? env.DATABASE_URL;
+  const local = await probeLocalServers();
+  const pick = (fromEnv: string | undefined, problem: string | undefined, localUrl: string): Choice =>
+    fromEnv
+      ? { url: fromEnv, origin: 'environment' }
+      : problem === undefined
+        ? { url: localUrl, origin: 'local server' }
+        : { origin: 'testcontainers', localProblem: problem };
+  return {
+    postgres: pick(postgresFromEnv, local.postgres, LOCAL_SERVERS.postgres),
+    redis: pick(env.REDIS_URL, local.redis, LOCAL_SERVERS.redis),
+    amqp: pick(env.AMQP_URL, local.amqp, LOCAL_SERVERS.amqp),
+  };
+}
+
+/** Containers for the servers that are missing, or an error that says which and why. */
+async function containersFor(chosen: Record<'postgres' | 'redis' | 'amqp', Choice>): Promise<StartedContainers> {
+  const missing = Object.entries(chosen).filter(([, choice]) => !choice.url);
+  try {
+    return await startContainers({ postgres: !chosen.postgres.url, redis: !chosen.redis.url, rabbitmq: !chosen.amqp.url });
+  } catch (error) {
+    const why = missing.map(([name, choice]) => `${name}: the local server did not answer (${choice.localProblem ?? 'not probed'})`).join('; ');
+    throw new Error(
+      `no test servers: ${why}; and testcontainers could not start them (${(error as Error).message}). ` +
+        'Start the local servers, or export POSTGRES_URL, REDIS_URL and AMQP_URL.',
+      { cause: error },
+    );
+  }
+}
+
+const hostOf = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port}`;
+};
+
 /**
  * jest globalSetup: uses the servers named by the environment (`POSTGRES_URL` or `DATABASE_URL`,
- * `REDIS_URL`, `AMQP_URL`) and starts the missing ones with testcontainers. Gives this run its own
- * database prefix, Redis key prefix and RabbitMQ vhost, so two runs never see each other's data.
+ * `REDIS_URL`, `AMQP_URL`), else the local servers that answer at their standard addresses, and
+ * starts the missing ones with testcontainers. Gives this run its own database prefix, Redis key
+ * prefix and RabbitMQ vhost, so two runs never see each other's data.
  */
 export async function setupTestEnvironment(): Promise<void> {
   const env = process.env;
@@ -75,15 +127,15 @@ export async function setupTestEnvironment(): Promise<void> {
   const setup: SetupState = {};
   state.__mailerTestState = setup;
   const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-  const postgresFromEnv = env.POSTGRES_URL ?? env.DATABASE_URL;
-  setup.containers = await startContainers({
-    postgres: !postgresFromEnv,
-    redis: !env.REDIS_URL,
-    rabbitmq: !env.AMQP_URL,
-  });
-  const postgresUrl = postgresFromEnv ?? setup.containers.postgresUrl!;
-  const redisUrl = env.REDIS_URL ?? setup.containers.redisUrl!;
-  const baseAmqpUrl = env.AMQP_URL ?? setup.containers.amqpUrl!;
+  const chosen = await chooseServers(env);
+  setup.containers = await containersFor(chosen);
+  const postgresUrl = chosen.postgres.url ?? setup.containers.postgresUrl!;
+  const redisUrl = chosen.redis.url ?? setup.containers.redisUrl!;
+  const baseAmqpUrl = chosen.amqp.url ?? setup.containers.amqpUrl!;
+  process.stderr.write(
+    `\ntest servers: Postgres ${hostOf(postgresUrl)} (${chosen.postgres.origin}), Redis ${hostOf(redisUrl)} (${chosen.redis.origin}), ` +
+      `RabbitMQ ${hostOf(baseAmqpUrl)} (${chosen.amqp.origin}); run ${runId}\n`,
+  );
   const vhostName = `mailer_test_${runId}`;
   setup.vhost = await createVhost(baseAmqpUrl, vhostName, setup.containers);
   const amqpUrl = new URL(baseAmqpUrl);
@@ -96,6 +148,23 @@ export async function setupTestEnvironment(): Promise<void> {
   env.REDIS_URL = redisUrl;
   env.REDIS_KEY_PREFIX = `test:${runId}:`;
   env.AMQP_URL = amqpUrl.toString();
+}
+
+/** Every key under this run's prefix (limits, locks, caches, idempotency records). */
+async function removeRedisKeys({ redisUrl, redisKeyPrefix }: TestServers): Promise<void> {
+  if (!redisKeyPrefix.startsWith('test:')) throw new Error(`refusing to clean up Redis keys ${redisKeyPrefix}*: not a test prefix`);
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisKeyPrefix}*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** jest globalTeardown: drops this run's databases and vhost, stops containers it started. */
@@ -115,6 +184,7 @@ export async function teardownTestEnvironment(): Promise<void> {
   );
   await client.end();
   for (const { datname } of rows) await dropTestDatabase(postgresUrl, datname);
+  await removeRedisKeys(testServers());
   await setup.vhost?.remove().catch(() => undefined);
   await setup.containers?.stop();
 }

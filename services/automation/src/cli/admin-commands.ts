@@ -4,6 +4,8 @@ import { deliveryHistory } from '../data-access/delivery-log.repository';
 import { listWorkflows } from '../data-access/workflows.repository';
 import { EmailRenderer } from '../domain/rendering/render-email';
 import { importWorkflows } from '../domain/workflows/import-workflows';
+import { listRecipientsPage } from '../domain/campaigns/list-campaign-recipients';
+import { campaignAccount } from '../data-access/campaign-deliveries.repository';
 
 export class UsageError extends Error {}
 
@@ -11,6 +13,7 @@ export const USAGE = [
   'usage: workflows import FILE --account ID',
   '       workflows list --account ID',
   '       workflows log --account ID (--email EMAIL | --contact ID)',
+  '       campaigns recipients --id ID [--outcome sent|failed|skipped|pending] [--after LEDGER_ID] [--limit N]',
 ].join('\n');
 
 export interface ParsedArgs {
@@ -21,7 +24,8 @@ export interface ParsedArgs {
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const [group, command, ...rest] = argv;
-  if (group !== 'workflows' || !command) throw new UsageError(USAGE);
+  const known = group === 'workflows' || (group === 'campaigns' && command === 'recipients');
+  if (!known || !command) throw new UsageError(USAGE);
   const positional: string[] = [];
   const options = new Map<string, string>();
   for (let i = 0; i < rest.length; i++) {
@@ -57,6 +61,7 @@ async function readWorkflowFile(file: string): Promise<unknown> {
 
 /** Runs one command; resolves to what is printed as JSON on stdout. */
 export async function runCommand(pool: Pool, args: ParsedArgs): Promise<unknown> {
+  if (args.command === 'recipients') return recipients(pool, args);
   const accountId = positiveId(args, 'account');
   switch (args.command) {
     case 'import': {
@@ -77,4 +82,18 @@ export async function runCommand(pool: Pool, args: ParsedArgs): Promise<unknown>
     default:
       throw new UsageError(USAGE);
   }
+}
+
+/** `campaigns recipients`: the per-recipient outcomes live in automation's campaign ledger. */
+async function recipients(pool: Pool, args: ParsedArgs): Promise<unknown> {
+  const campaignId = positiveId(args, 'id');
+  const accountId = await campaignAccount(pool, campaignId);
+  if (accountId === undefined) throw new UsageError(`campaign ${campaignId} has not started sending: no recipients yet`);
+  return listRecipientsPage(pool, {
+    accountId,
+    campaignId,
+    outcome: args.options.get('outcome'),
+    after: args.options.has('after') ? positiveId(args, 'after') : undefined,
+    limit: args.options.has('limit') ? positiveId(args, 'limit') : undefined,
+  });
 }

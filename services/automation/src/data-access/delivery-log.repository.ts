@@ -12,7 +12,8 @@ export type LogOutcome =
   | 'failed_permanent'
   | 'bounced'
   | 'reconciled'
-  | 'unsubscribed';
+  | 'unsubscribed'
+  | 'confirmed';
 
 export interface LogEntry {
   accountId: number;

@@ -69,11 +69,12 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
     text: `WITH inbox AS (
        INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT (message_id) DO NOTHING RETURNING 1),
      applied AS (
-       INSERT INTO contacts (account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties, fact_at)
-       SELECT $2::bigint, $3::bigint, $4::text, $5::text, $6::text, $7::boolean, $8::boolean, false, $9::jsonb, $10::jsonb, $11::timestamptz FROM inbox
+       INSERT INTO contacts (account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties, fact_at, suppression)
+       SELECT $2::bigint, $3::bigint, $4::text, $5::text, $6::text, $7::boolean, $8::boolean, false, $9::jsonb, $10::jsonb, $11::timestamptz, $25::text FROM inbox
        ON CONFLICT (account_id, contact_id) DO UPDATE
          SET email = EXCLUDED.email, first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
              subscribed = EXCLUDED.subscribed, bounced = EXCLUDED.bounced, deleted = false, tags = EXCLUDED.tags,
+             suppression = EXCLUDED.suppression,
              custom_properties = EXCLUDED.custom_properties, fact_at = EXCLUDED.fact_at, updated_at = now()
          WHERE contacts.fact_at <= EXCLUDED.fact_at
        RETURNING ${PROJECTED_COLUMNS}),
@@ -142,6 +143,7 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
       input.leaseMs,
       input.notMatched.map((n) => n.workflowId),
       input.notMatched.map((n) => n.reason),
+      contact.suppression ?? null,
     ],
   });
   const row = rows[0];

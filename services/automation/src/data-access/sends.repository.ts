@@ -59,7 +59,8 @@ export async function claimDueSends(pool: Pool, instance: string, limit: number,
             CASE WHEN c.contact_id IS NULL THEN NULL ELSE json_build_object(
               'account_id', c.account_id, 'contact_id', c.contact_id, 'email', c.email,
               'first_name', c.first_name, 'last_name', c.last_name, 'subscribed', c.subscribed,
-              'bounced', c.bounced, 'deleted', c.deleted, 'tags', c.tags, 'custom_properties', c.custom_properties)
+              'bounced', c.bounced, 'deleted', c.deleted, 'suppression', c.suppression, 'tags', c.tags,
+              'custom_properties', c.custom_properties)
             END AS contact`,
     values: [instance, leaseMs, limit],
   });

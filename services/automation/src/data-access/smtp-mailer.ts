@@ -8,6 +8,8 @@ export interface OutgoingEmail {
   text: string;
   messageId: string;
   headers: Record<string, string>;
+  /** The sender when not the configured one (a campaign's from name and address). */
+  from?: MailerOptions['from'];
 }
 
 /** How an SMTP failure is handled: retry later, give up, or give up and mark the recipient bounced. */
@@ -17,6 +19,8 @@ export class SmtpFailure extends Error {
   constructor(
     readonly kind: SmtpFailureKind,
     message: string,
+    /** The server's reply code, when it answered (none for a lost or refused connection). */
+    readonly smtpCode?: number,
   ) {
     super(message);
     this.name = 'SmtpFailure';
@@ -40,9 +44,9 @@ export function classifySmtpError(error: unknown): SmtpFailure {
   const detail = e.response ?? e.message ?? String(error);
   const code = e.responseCode;
   if (typeof code === 'number' && code >= 500) {
-    return new SmtpFailure(/RCPT/i.test(e.command ?? '') ? 'bounce' : 'permanent', detail);
+    return new SmtpFailure(/RCPT/i.test(e.command ?? '') ? 'bounce' : 'permanent', detail, code);
   }
-  if (typeof code === 'number' && code >= 400) return new SmtpFailure('transient', detail);
+  if (typeof code === 'number' && code >= 400) return new SmtpFailure('transient', detail, code);
   if (e.code === 'EMESSAGE' || e.code === 'EENVELOPE') return new SmtpFailure('permanent', detail);
   return new SmtpFailure('transient', detail);
 }
@@ -92,7 +96,7 @@ export class SmtpMailer {
   async send(email: OutgoingEmail): Promise<string> {
     try {
       const raw = await new MailComposer({
-        from: this.options.from,
+        from: email.from ?? this.options.from,
         to: email.to,
         subject: email.subject,
         html: email.html,
@@ -105,13 +109,21 @@ export class SmtpMailer {
         .compile()
         .build();
       const info = (await this.transport.sendMail({
-        envelope: { from: this.options.from.address, to: [email.to] },
+        envelope: { from: (email.from ?? this.options.from).address, to: [email.to] },
         raw,
       })) as { response?: string };
       return info.response ?? 'accepted';
     } catch (error) {
       throw classifySmtpError(error);
     }
+  }
+
+  /** Whether the SMTP server answers and accepts our login now (a connection, no message). */
+  async reachable(): Promise<boolean> {
+    return this.transport.verify().then(
+      () => true,
+      () => false,
+    );
   }
 
   close(): void {

@@ -6,13 +6,15 @@ export interface StoredWorkflow {
   account_id: number;
   name: string;
   transactional: boolean;
+  /** A disabled workflow enrols no one (runs already started go on). */
+  enabled: boolean;
   definition: Workflow;
   updated_at: Date;
 }
 
 type Queryable = Pool | PoolClient;
 
-const COLUMNS = 'id, account_id, name, transactional, definition, updated_at';
+const COLUMNS = 'id, account_id, name, transactional, enabled, definition, updated_at';
 
 /** Inserts or replaces (same account and name) a workflow, keeping its id so dedupe survives re-import. */
 export async function upsertWorkflow(client: Queryable, accountId: number, workflow: Workflow): Promise<{ id: number; replaced: boolean }> {
@@ -31,7 +33,7 @@ export async function upsertWorkflow(client: Queryable, accountId: number, workf
 export async function workflowsTriggeredBy(client: Queryable, accountId: number, event: string): Promise<StoredWorkflow[]> {
   const { rows } = await client.query<StoredWorkflow>({
     name: 'automation.workflows-triggered-by',
-    text: `SELECT ${COLUMNS} FROM workflows WHERE account_id = $1 AND trigger_event = $2 ORDER BY id`,
+    text: `SELECT ${COLUMNS} FROM workflows WHERE account_id = $1 AND trigger_event = $2 AND enabled ORDER BY id`,
     values: [accountId, event],
   });
   return rows;
@@ -44,5 +46,65 @@ export async function findWorkflow(client: Queryable, id: number): Promise<Store
 
 export async function listWorkflows(client: Queryable, accountId: number): Promise<StoredWorkflow[]> {
   const { rows } = await client.query<StoredWorkflow>(`SELECT ${COLUMNS} FROM workflows WHERE account_id = $1 ORDER BY name`, [accountId]);
+  return rows;
+}
+
+/** One of the account's workflows (another account's id is simply not found). */
+export async function findAccountWorkflow(client: Queryable, accountId: number, id: number): Promise<StoredWorkflow | undefined> {
+  const { rows } = await client.query<StoredWorkflow>(`SELECT ${COLUMNS} FROM workflows WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  return rows[0];
+}
+
+/** Inserts a new workflow; undefined when the account already has one of that name. */
+export async function insertWorkflow(client: Queryable, accountId: number, workflow: Workflow): Promise<number | undefined> {
+  const { rows } = await client.query<{ id: number }>(
+    `INSERT INTO workflows (account_id, name, trigger_event, transactional, definition)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT ON CONSTRAINT workflows_account_name_key DO NOTHING
+     RETURNING id`,
+    [accountId, workflow.name, workflow.trigger.event, workflow.transactional, JSON.stringify(workflow)],
+  );
+  return rows[0]?.id;
+}
+
+/**
+ * Replaces one workflow's definition by id (a rename included; the id, and so what was already
+ * sent, is kept). 'missing' for no such workflow, 'name_taken' when another one has the new name.
+ */
+export async function replaceWorkflow(client: Queryable, accountId: number, id: number, workflow: Workflow): Promise<'replaced' | 'missing' | 'name_taken'> {
+  const taken = await client.query(`SELECT 1 FROM workflows WHERE account_id = $1 AND name = $2 AND id <> $3`, [accountId, workflow.name, id]);
+  if (taken.rowCount) return 'name_taken';
+  const { rowCount } = await client.query(
+    `UPDATE workflows SET name = $3, trigger_event = $4, transactional = $5, definition = $6, updated_at = now()
+      WHERE account_id = $1 AND id = $2`,
+    [accountId, id, workflow.name, workflow.trigger.event, workflow.transactional, JSON.stringify(workflow)],
+  );
+  return rowCount ? 'replaced' : 'missing';
+}
+
+export async function setWorkflowEnabled(client: Queryable, accountId: number, id: number, enabled: boolean): Promise<boolean> {
+  const { rowCount } = await client.query(`UPDATE workflows SET enabled = $3 WHERE account_id = $1 AND id = $2`, [accountId, id, enabled]);
+  return (rowCount ?? 0) > 0;
+}
+
+export interface WorkflowSummary {
+  id: number;
+  name: string;
+  trigger_event: string;
+  enabled: boolean;
+  steps: number;
+  sent_last_7_days: number;
+  updated_at: Date;
+}
+
+/** The account's workflows by name, each with its emails sent in the last 7 days. */
+export async function listWorkflowSummaries(client: Queryable, accountId: number): Promise<WorkflowSummary[]> {
+  const { rows } = await client.query<WorkflowSummary>(
+    `SELECT w.id, w.name, w.trigger_event, w.enabled, jsonb_array_length(w.definition->'steps') AS steps, w.updated_at,
+            (SELECT count(*)::int FROM sends s
+              WHERE s.workflow_id = w.id AND s.state = 'sent' AND s.sent_at > now() - interval '7 days') AS sent_last_7_days
+       FROM workflows w WHERE w.account_id = $1 ORDER BY w.name`,
+    [accountId],
+  );
   return rows;
 }

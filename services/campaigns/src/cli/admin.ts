@@ -1,22 +1,67 @@
-// The campaigns part of `npm run admin` (scripts/admin.mjs): `campaigns import FILE --account ID`.
+// The campaigns part of `npm run admin` (scripts/admin.mjs): `campaigns import FILE --account ID`
+// and the campaign commands (create, update, test, approve, send, pause, resume, cancel, retry-failed, settings).
 import { parseArgs } from 'node:util';
-import { AppError, ConfigError } from '@mailer/shared';
+import { AppError, ConfigError, reportCliFailure, withServiceDatabase } from '@mailer/shared';
+import { loadCampaignsCliConfig } from '../config';
+import { campaignsDatabaseUrl, MIGRATIONS_DIR } from '../database';
+import { CAMPAIGN_COMMANDS, runCampaignCommand, type CommandOptions } from './campaign-commands';
 import { runImport, type CliIo } from './import-command';
 
-const USAGE = 'usage: npm run admin -- campaigns import FILE --account ID\n';
+const USAGE = [
+  'usage: npm run admin -- campaigns import FILE --account ID',
+  '       npm run admin -- campaigns create --account ID --name N --subject S --html FILE [--text FILE] [--preview-text T]',
+  '                                         [--from-name N] [--from-address A] [--tag T]... [--all-tags]',
+  '       npm run admin -- campaigns update --id ID [same options as create]   (draft only)',
+  '       npm run admin -- campaigns test --id ID --to EMAIL',
+  '       npm run admin -- campaigns approve|return-to-draft|pause|resume|cancel|retry-failed --id ID',
+  '       npm run admin -- campaigns send --id ID [--at ISO8601]',
+  '       npm run admin -- campaigns recipients --id ID [--outcome sent|failed|skipped|pending]',
+  '       npm run admin -- campaigns settings --account ID [--rate N] [--from-name N] [--from-address A]',
+  '',
+].join('\n');
+
+const OPTIONS = {
+  account: { type: 'string' },
+  id: { type: 'string' },
+  name: { type: 'string' },
+  subject: { type: 'string' },
+  html: { type: 'string' },
+  text: { type: 'string' },
+  'preview-text': { type: 'string' },
+  'from-name': { type: 'string' },
+  'from-address': { type: 'string' },
+  tag: { type: 'string', multiple: true },
+  'all-tags': { type: 'boolean' },
+  to: { type: 'string' },
+  at: { type: 'string' },
+  rate: { type: 'string' },
+} as const;
 
 /** Runs one CLI command and returns the exit code: 0 done, 1 refused or failed, 2 bad usage. */
 export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { account: { type: 'string' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     io.stderr(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  const [group, command, file, ...extra] = parsed.positionals;
-  const account = parsed.values.account;
-  if (group !== 'campaigns' || command !== 'import' || !file || extra.length > 0 || account === undefined) {
+  const [group, command, ...rest] = parsed.positionals;
+  if (group !== 'campaigns' || command === undefined) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  if (command === 'import') return importCommand(rest, parsed.values.account, io);
+  if (!CAMPAIGN_COMMANDS.includes(command) || rest.length > 0) {
+    io.stderr(USAGE);
+    return 2;
+  }
+  return campaignCommand(command, parsed.values, io);
+}
+
+async function importCommand(rest: string[], account: string | undefined, io: CliIo): Promise<number> {
+  const [file, ...extra] = rest;
+  if (!file || extra.length > 0 || account === undefined) {
     io.stderr(USAGE);
     return 2;
   }
@@ -30,6 +75,25 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof ConfigError || error instanceof AppError) io.stderr(`${error.message}\n`);
     else io.stderr(`import failed: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
+  }
+}
+
+async function campaignCommand(command: string, options: CommandOptions, io: CliIo): Promise<number> {
+  try {
+    const config = loadCampaignsCliConfig(io.env);
+    const database = {
+      service: 'campaigns',
+      databaseUrl: campaignsDatabaseUrl(config),
+      migrationsDir: MIGRATIONS_DIR,
+      logLevel: config.LOG_LEVEL,
+    };
+    const result = await withServiceDatabase(database, (pool) =>
+      runCampaignCommand(pool, command, options, io.cwd),
+    );
+    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    return reportCliFailure(io, error, USAGE, command);
   }
 }
 

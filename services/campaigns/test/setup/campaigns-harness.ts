@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { createLogger, IDENTITY_HEADER, signIdentity, type ConsumeOutcome } from '@mailer/shared';
-import { serviceTestEnv, TEST_SIGNING_SECRET } from '@mailer/shared/testing';
+import { createLogger, IDENTITY_HEADER, type ConsumeOutcome } from '@mailer/shared';
+import { serviceTestEnv, signedIdentityFor } from '@mailer/shared/testing';
 import { startCampaignsService } from '../../src/campaigns-service';
 import { loadCampaignsConfig } from '../../src/config';
 
@@ -22,7 +21,7 @@ export async function startCampaignsHarness(env: Record<string, string> = {}) {
       ...init,
       headers: {
         ...(init.headers as Record<string, string> | undefined),
-        [IDENTITY_HEADER]: signIdentity({ accountId, requestId: randomUUID() }, TEST_SIGNING_SECRET),
+        [IDENTITY_HEADER]: signedIdentityFor(accountId, { method: init.method, url: `${service.url}${path}`, body: typeof init.body === 'string' ? init.body : undefined }),
       },
     });
   return { service, config, outcomes, request, pool: service.pool, stop: () => service.stop() };

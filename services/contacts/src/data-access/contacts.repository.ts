@@ -3,7 +3,7 @@ import { emailTaken } from '../domain/contact.errors';
 import type { ContactRow, CustomProperties } from '../domain/contact';
 import type { Queryable } from './queryable';
 
-const COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties,
+const COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties, confirmation,
   created_at, updated_at`;
 
 /** The unique index is the arbiter of "taken", also between concurrent requests. */

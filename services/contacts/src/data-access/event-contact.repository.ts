@@ -1,5 +1,6 @@
 import { contactCreatedV1, currentTraceparent, type MessageOf } from '@mailer/shared';
-import type { ContactRow } from '../domain/contact';
+import { emailKey } from '@mailer/shared';
+import type { ContactRow, SuppressionReason } from '../domain/contact';
 import type { Queryable } from './queryable';
 
 const COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties,
@@ -7,9 +8,10 @@ const COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounc
 
 /**
  * The common case of a product event, a contact not seen before, in one statement (one round trip,
- * atomic without BEGIN/COMMIT): the contact (source "event", subscribed), the message's inbox row
- * and the `contact.created.v1` fact. `fact` is the payload validated in JS; the statement fills in
- * the id and creation time it cannot know. Writes nothing, and resolves to undefined, when the
+ * atomic without BEGIN/COMMIT): the contact (source "event", subscribed unless the address is on
+ * the account's suppression list), the message's inbox row and the `contact.created.v1` fact.
+ * `fact` is the payload validated in JS; the statement fills in the id, creation time, `subscribed`
+ * and `suppression` it cannot know. Writes nothing, and resolves to undefined, when the
  * message was applied before or the address already exists: the caller takes the general path.
  */
 export async function createContactForEvent(
@@ -18,25 +20,30 @@ export async function createContactForEvent(
   accountId: number,
   row: { email: string; first_name: string | null; last_name: string | null },
   fact: MessageOf<typeof contactCreatedV1>,
-): Promise<ContactRow | undefined> {
-  const { rows } = await db.query<ContactRow>({
+): Promise<(ContactRow & { suppression: SuppressionReason | null }) | undefined> {
+  const { rows } = await db.query<ContactRow & { suppression: SuppressionReason | null }>({
     name: 'contacts.create-for-event',
     text: `WITH seen AS (
        SELECT 1 FROM processed_messages WHERE message_id = $1),
+     suppressed AS (
+       SELECT reason FROM suppressions WHERE account_id = $2 AND address = $9 AND lifted_at IS NULL),
      created AS (
        INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
-       SELECT $2, $3, $4, $5, true, 'event', '{}'::jsonb WHERE NOT EXISTS (SELECT 1 FROM seen)
+       SELECT $2, $3, $4, $5, NOT EXISTS (SELECT 1 FROM suppressed), 'event', '{}'::jsonb WHERE NOT EXISTS (SELECT 1 FROM seen)
        ON CONFLICT (account_id, lower(email)) DO NOTHING
        RETURNING ${COLUMNS}),
      inbox AS (
        INSERT INTO processed_messages (message_id) SELECT $1 FROM created ON CONFLICT DO NOTHING),
      fact AS (
        INSERT INTO outbox (message_type, payload, trace_context)
-       SELECT $6, jsonb_set(jsonb_set($7::jsonb, '{contact,id}', to_jsonb(created.id)), '{occurred_at}',
-                            to_jsonb(to_char(created.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
+       SELECT $6, jsonb_set(jsonb_set(jsonb_set(jsonb_set($7::jsonb, '{contact,id}', to_jsonb(created.id)),
+                              '{contact,subscribed}', to_jsonb(created.subscribed)),
+                            '{contact,suppression}', coalesce((SELECT to_jsonb(reason) FROM suppressed), 'null'::jsonb)),
+                          '{occurred_at}',
+                          to_jsonb(to_char(created.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
               $8
          FROM created)
-     SELECT ${COLUMNS} FROM created`,
+     SELECT ${COLUMNS}, (SELECT reason FROM suppressed) AS suppression FROM created`,
     values: [
       messageKey,
       accountId,
@@ -46,6 +53,7 @@ export async function createContactForEvent(
       contactCreatedV1.type,
       JSON.stringify(contactCreatedV1.schema.parse(fact)),
       currentTraceparent(),
+      emailKey(row.email),
     ],
   });
   return rows[0];

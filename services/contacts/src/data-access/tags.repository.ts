@@ -46,3 +46,13 @@ export async function tagsOf(db: Queryable, contactIds: readonly number[]): Prom
   for (const row of rows) tags.get(row.contact_id)?.push(row.name);
   return tags;
 }
+
+/** Unlinks the tag (by name, case-insensitively) from the contact; true when it was linked. */
+export async function detachTag(db: Queryable, accountId: number, contactId: number, name: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `DELETE FROM contact_tags WHERE contact_id = $2
+       AND tag_id = (SELECT id FROM tags WHERE account_id = $1 AND lower(name) = lower($3))`,
+    [accountId, contactId, name],
+  );
+  return (rowCount ?? 0) > 0;
+}

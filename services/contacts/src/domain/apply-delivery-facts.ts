@@ -1,6 +1,7 @@
 import { withTransaction, type Pool } from '@mailer/shared';
 import { findContact, findContactByEmail, updateContact } from '../data-access/contacts.repository';
 import { claimMessage } from '../data-access/processed-messages.repository';
+import { suppressAddress } from '../data-access/suppressions.repository';
 import { tagsOf } from '../data-access/tags.repository';
 import type { PoolClient } from '@mailer/shared';
 import { contactFacts } from './contact-facts';
@@ -12,8 +13,8 @@ async function announce(db: PoolClient, row: ContactRow, changed: string[]) {
 }
 
 /**
- * A permanent delivery failure: the contact is bounced from now on. A duplicate message, an
- * unknown address or an already bounced contact changes nothing.
+ * A permanent delivery failure: the address is suppressed (even if its contact is gone) and the
+ * contact is bounced from now on. A duplicate message changes nothing.
  */
 export async function markBounced(
   pool: Pool,
@@ -22,24 +23,32 @@ export async function markBounced(
 ) {
   await withTransaction(pool, async (db) => {
     if (!(await claimMessage(db, messageKey))) return;
+    const suppressed = await suppressAddress(db, fact.account_id, fact.email, 'bounced', 'smtp_bounce');
     const row = await findContactByEmail(db, fact.account_id, fact.email, { forUpdate: true });
-    if (!row || row.bounced) return;
-    await announce(db, await updateContact(db, fact.account_id, row.id, { bounced: true }), ['bounced']);
+    if (!row) return;
+    if (!row.bounced) {
+      await announce(db, await updateContact(db, fact.account_id, row.id, { bounced: true }), ['bounced']);
+    } else if (suppressed) await announce(db, row, ['suppression']);
   });
 }
 
-/** The recipient asked to unsubscribe: subscribed becomes false, once. */
+/**
+ * The recipient asked to unsubscribe (link or one-click): the address is suppressed, even when the
+ * contact was deleted since the email went out, and subscribed becomes false. Once per message.
+ */
 export async function markUnsubscribed(
   pool: Pool,
   messageKey: string,
-  fact: { account_id: number; contact_id: number },
+  fact: { account_id: number; contact_id: number; email?: string | undefined },
 ) {
   await withTransaction(pool, async (db) => {
     if (!(await claimMessage(db, messageKey))) return;
     const row = await findContact(db, fact.account_id, fact.contact_id, { forUpdate: true });
-    if (!row || !row.subscribed) return;
-    await announce(db, await updateContact(db, fact.account_id, row.id, { subscribed: false }), [
-      'subscribed',
-    ]);
+    const email = row?.email ?? fact.email;
+    const suppressed = email !== undefined && (await suppressAddress(db, fact.account_id, email, 'unsubscribed', 'unsubscribe_link'));
+    if (!row) return;
+    if (row.subscribed) {
+      await announce(db, await updateContact(db, fact.account_id, row.id, { subscribed: false }), ['subscribed']);
+    } else if (suppressed) await announce(db, row, ['suppression']);
   });
 }

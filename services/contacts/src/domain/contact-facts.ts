@@ -1,20 +1,25 @@
 import { contactCreatedV1, contactDeletedV1, contactUpdatedV1 } from '@mailer/shared';
 import { enqueueMessage } from '../data-access/outbox.repository';
 import type { Queryable } from '../data-access/queryable';
+import { standingSuppression } from '../data-access/suppressions.repository';
 import { snapshotOf, type Contact } from './contact';
+
+/** The snapshot as of this transaction: suppression read here, so a fact never contradicts the list. */
+const snapshotNow = async (db: Queryable, contact: Contact) =>
+  snapshotOf(contact, await standingSuppression(db, contact.account_id, contact.email));
 
 /** The facts a contact change announces, written to the outbox in the change's own transaction. */
 export const contactFacts = {
-  created: (db: Queryable, contact: Contact) =>
+  created: async (db: Queryable, contact: Contact) =>
     enqueueMessage(db, contactCreatedV1, {
       account_id: contact.account_id,
-      contact: snapshotOf(contact),
+      contact: await snapshotNow(db, contact),
       occurred_at: contact.created_at.toISOString(),
     }),
-  updated: (db: Queryable, contact: Contact, changed: string[]) =>
+  updated: async (db: Queryable, contact: Contact, changed: string[]) =>
     enqueueMessage(db, contactUpdatedV1, {
       account_id: contact.account_id,
-      contact: snapshotOf(contact),
+      contact: await snapshotNow(db, contact),
       changed,
       occurred_at: contact.updated_at.toISOString(),
     }),

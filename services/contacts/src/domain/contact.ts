@@ -1,10 +1,9 @@
-import type { ContactSnapshot } from '@mailer/shared';
+import type { ContactSnapshot, SuppressionReason } from '@mailer/shared';
+
+export type { SuppressionReason };
 
 export type CustomPropertyValue = string | number | boolean;
 export type CustomProperties = Record<string, CustomPropertyValue>;
-
-/** At most this many custom properties per contact (spec limit). */
-export const MAX_CUSTOM_PROPERTIES = 50;
 
 /** A contacts row as stored. */
 export interface ContactRow {
@@ -17,6 +16,8 @@ export interface ContactRow {
   bounced: boolean;
   source: string | null;
   custom_properties: CustomProperties;
+  /** Double opt-in: 'pending' until the recipient confirms (not subscribed meanwhile); absent on rows read without it. */
+  confirmation?: 'pending' | 'confirmed' | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -31,8 +32,8 @@ export const withTags = (row: ContactRow, tags: string[] | undefined): Contact =
   tags: tags ?? [],
 });
 
-/** The contact as other services see it in messages. */
-export const snapshotOf = (contact: Contact): ContactSnapshot => ({
+/** The contact as other services see it in messages, with its address's standing suppression. */
+export const snapshotOf = (contact: Contact, suppression: SuppressionReason | null): ContactSnapshot => ({
   id: contact.id,
   email: contact.email,
   first_name: contact.first_name,
@@ -41,4 +42,7 @@ export const snapshotOf = (contact: Contact): ContactSnapshot => ({
   bounced: contact.bounced,
   tags: contact.tags,
   custom_properties: contact.custom_properties,
+  suppression,
+  // Subscribed by the account holder (REST) since: nothing is awaited any more.
+  pending_confirmation: contact.confirmation === 'pending' && !contact.subscribed,
 });

@@ -1,4 +1,5 @@
 import {
+  normaliseEmail,
   PoisonMessageError,
   productEventEnrichedV1,
   withTransaction,
@@ -14,12 +15,14 @@ import {
   updateContact,
   type ContactChanges,
 } from '../data-access/contacts.repository';
+import { doubleOptInEnabled } from '../data-access/double-opt-in.repository';
 import { createContactForEvent } from '../data-access/event-contact.repository';
 import { claimMessage } from '../data-access/processed-messages.repository';
+import { standingSuppression } from '../data-access/suppressions.repository';
 import { tagsOf } from '../data-access/tags.repository';
 import { contactFacts } from './contact-facts';
-import { snapshotOf, withTags, type Contact, type ContactRow } from './contact';
-import { isWellFormedEmail } from './email-format';
+import { requestConfirmation, startPending } from './double-opt-in';
+import { snapshotOf, withTags, type Contact, type ContactRow, type SuppressionReason } from './contact';
 
 type ProductEvent = MessageOf<typeof productEventReceivedV1>;
 
@@ -39,24 +42,30 @@ const namesFrom = (event: ProductEvent) => ({
   last_name: nameFrom(event.properties, 'last_name') ?? null,
 });
 
-/** The contact the event names, with missing names filled, or created if it does not exist. */
+/**
+ * The contact the event names, with missing names filled, or created if it does not exist
+ * (subscribed unless its address is suppressed). An event never changes `subscribed` of an
+ * existing contact: consent is the recipient's and the account holder's, not the product's.
+ */
 async function upsertContact(
   db: PoolClient,
   event: ProductEvent,
+  doubleOptIn: boolean,
 ): Promise<{ row: ContactRow; changed: string[] | 'created' }> {
   const names = namesFrom(event);
   const existing = await findContactByEmail(db, event.account_id, event.email, { forUpdate: true });
   if (!existing) {
+    const suppressed = await standingSuppression(db, event.account_id, event.email);
     const created = await insertContactIfAbsent(db, event.account_id, {
       email: event.email,
       ...names,
-      subscribed: true,
+      subscribed: suppressed === null,
       source: 'event',
       custom_properties: {},
     });
-    if (created) return { row: created, changed: 'created' };
+    if (created) return { row: doubleOptIn && created.subscribed ? await startPending(db, created) : created, changed: 'created' };
     // Another transaction created it since we looked: fall through to the update path.
-    return upsertContact(db, event);
+    return upsertContact(db, event, doubleOptIn);
   }
   const changes: ContactChanges = {};
   const changed: string[] = [];
@@ -71,8 +80,10 @@ async function upsertContact(
   return { row: await updateContact(db, event.account_id, existing.id, changes), changed };
 }
 
+type EnrichedContact = { contact: Contact; suppression: SuppressionReason | null };
+
 /** A contact never seen before, with its inbox row and fact, in one statement; undefined otherwise. */
-async function createNewContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<Contact | undefined> {
+async function createNewContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
   const row = { email: event.email, ...namesFrom(event) };
   // The fact as it will be, but for the id and creation time the statement fills in.
   const fact = {
@@ -81,19 +92,28 @@ async function createNewContact(pool: Pool, messageKey: string, event: ProductEv
     occurred_at: '',
   };
   const created = await createContactForEvent(pool, messageKey, event.account_id, row, fact);
-  return created && withTags(created, []);
+  if (!created) return undefined;
+  const { suppression, ...contactRow } = created;
+  return { contact: withTags(contactRow, []), suppression };
+}
+
+/** The contact with its address's standing suppression, for the enriched event. */
+async function withSuppression(pool: Pool, contact: Contact | undefined): Promise<EnrichedContact | undefined> {
+  return contact && { contact, suppression: await standingSuppression(pool, contact.account_id, contact.email) };
 }
 
 /** Upserts the event's contact and announces the change, once per event (the inbox row). */
-async function applyEvent(pool: Pool, messageKey: string, event: ProductEvent): Promise<Contact | undefined> {
+async function applyEvent(pool: Pool, messageKey: string, event: ProductEvent, doubleOptIn: boolean): Promise<Contact | undefined> {
   return withTransaction(pool, async (db) => {
     if (!(await claimMessage(db, messageKey))) return undefined;
-    const { row, changed } = await upsertContact(db, event);
+    const { row, changed } = await upsertContact(db, event, doubleOptIn);
     // A contact created a moment ago has no tags yet.
     const tags = changed === 'created' ? [] : (await tagsOf(db, [row.id])).get(row.id);
     const contact = withTags(row, tags);
-    if (changed === 'created') await contactFacts.created(db, contact);
-    else if (changed.length > 0) await contactFacts.updated(db, contact, changed);
+    if (changed === 'created') {
+      await contactFacts.created(db, contact);
+      if (contact.confirmation === 'pending') await requestConfirmation(db, contact);
+    } else if (changed.length > 0) await contactFacts.updated(db, contact, changed);
     return contact;
   });
 }
@@ -112,20 +132,23 @@ async function currentContact(pool: Pool, event: ProductEvent): Promise<Contact 
  * before the broker confirmed) publishes it again with the same id and automation drops the copy.
  * Publishing after commit rather than through the outbox saves an outbox write and a relay pass per
  * event, with the same guarantee: the event is not acked until the enriched one is confirmed.
- * The domain is not checked by DNS here (the events API accepted the event); a malformed address is poison.
+ * The domain is not checked by DNS here: the events API gave the address the same verdict as
+ * contacts' before accepting it. An address failing the address rule is poison.
  */
-export async function upsertEventContact(deps: { pool: Pool; broker: Broker }, messageKey: string, event: ProductEvent): Promise<void> {
-  if (!isWellFormedEmail(event.email))
-    throw new PoisonMessageError('product event names a malformed email address');
-  const contact =
-    (await createNewContact(deps.pool, messageKey, event)) ??
-    (await applyEvent(deps.pool, messageKey, event)) ??
-    (await currentContact(deps.pool, event));
+export async function upsertEventContact(deps: { pool: Pool; broker: Broker }, messageKey: string, received: ProductEvent): Promise<void> {
+  const normalised = normaliseEmail(received.email);
+  if (!normalised) throw new PoisonMessageError('product event names a malformed email address');
+  const event = { ...received, email: normalised.address };
+  // With double opt-in a new contact starts pending: the general path, which can mark it so.
+  const doubleOptIn = await doubleOptInEnabled(deps.pool, event.account_id);
+  const enriched =
+    (doubleOptIn ? undefined : await createNewContact(deps.pool, messageKey, event)) ??
+    (await withSuppression(deps.pool, (await applyEvent(deps.pool, messageKey, event, doubleOptIn)) ?? (await currentContact(deps.pool, event))));
   // Deleted since the first attempt: nothing is left to enrich, and no email must follow.
-  if (!contact) return;
+  if (!enriched) return;
   await deps.broker.publish(
     productEventEnrichedV1,
-    { ...event, contact: snapshotOf(contact) },
+    { ...event, contact: snapshotOf(enriched.contact, enriched.suppression) },
     { messageId: `enriched:${event.event_id}` },
   );
 }

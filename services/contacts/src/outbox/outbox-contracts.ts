@@ -1,4 +1,5 @@
 import {
+  contactConfirmationRequestedV1,
   contactCreatedV1,
   contactDeletedV1,
   contactUpdatedV1,
@@ -11,7 +12,7 @@ import {
  * published after commit now; the type stays so rows an older version wrote are still relayed.
  */
 export const outboxContracts = new Map<string, MessageContract>(
-  [contactCreatedV1, contactUpdatedV1, contactDeletedV1, productEventEnrichedV1].map((contract) => [
+  [contactCreatedV1, contactUpdatedV1, contactDeletedV1, productEventEnrichedV1, contactConfirmationRequestedV1].map((contract) => [
     contract.type,
     contract,
   ]),

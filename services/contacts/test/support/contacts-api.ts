@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { IDENTITY_HEADER, signIdentity } from '@mailer/shared';
-import { TEST_SIGNING_SECRET } from '@mailer/shared/testing';
+import { IDENTITY_HEADER } from '@mailer/shared';
+import { signedIdentityFor } from '@mailer/shared/testing';
 
 export interface ContactJson {
   id: number;
@@ -53,14 +52,11 @@ export function contactsApi(baseUrl: string) {
     body?: unknown,
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = {};
-    if (accountId !== undefined)
-      headers[IDENTITY_HEADER] = signIdentity({ accountId, requestId: randomUUID() }, TEST_SIGNING_SECRET);
+    const url = `${baseUrl}/api/v1/contacts${path}`;
+    const sent = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    if (accountId !== undefined) headers[IDENTITY_HEADER] = signedIdentityFor(accountId, { method, url, body: sent });
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${baseUrl}/api/v1/contacts${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
+    const response = await fetch(url, { method, headers, body: sent });
     const text = await response.text();
     return {
       status: response.status,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AppError, sleep, type Broker } from '@mailer/shared';
+import { AppError, sleep, type Broker, type EmailDomainValidator } from '@mailer/shared';
 import type { IdempotencyRepository } from '../data-access/idempotency.repository';
 import type { AcceptedEvent, EventInput } from './event-input';
 import { EventsErrorCodes } from './events.errors';
@@ -8,6 +8,8 @@ import { publishEvent, type EventOrigin } from './publish-event';
 
 export interface IngestDeps {
   broker: Broker;
+  /** The same verdict contacts gives before saving an address: refused here, nothing is published. */
+  emailValidator: EmailDomainValidator;
   idempotency: IdempotencyRepository;
   logger: Logger;
 }
@@ -48,6 +50,8 @@ const fingerprintOf = (input: EventInput) =>
  * the event is still accepted, without the replay guarantee (see docs/decisions.md).
  */
 export async function ingestEvent(deps: IngestDeps, origin: EventOrigin, input: EventInput, idempotencyKey?: string): Promise<IngestResult> {
+  // Before any idempotency record: a refused address leaves nothing behind to replay.
+  await deps.emailValidator.validate(input.email);
   if (idempotencyKey === undefined) return { accepted: await publishEvent(deps.broker, origin, input), replayed: false };
   if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new AppError(EventsErrorCodes.IDEMPOTENCY_KEY_INVALID, 'Idempotency-Key must be 1 to 255 printable ASCII characters');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Broker, createLogger, IDENTITY_HEADER, productEventReceivedV1, QUEUES, signIdentity, type MessageOf } from '@mailer/shared';
-import { serviceTestEnv, TEST_SIGNING_SECRET, testServers, waitFor } from '@mailer/shared/testing';
+import { serviceTestEnv, startDnsTestServer, TEST_SIGNING_SECRET, testServers, waitFor } from '@mailer/shared/testing';
 import { loadEventsConfig } from '../../src/config';
 import { startEventsService } from '../../src/events-service';
 
@@ -11,9 +11,13 @@ const silent = createLogger('events-test', { level: 'silent' });
 let nextAccount = Math.floor(Math.random() * 1_000_000) + 1000;
 export const newAccountId = () => nextAccount++;
 
-/** An events service plus a consumer on the queue the contacts service reads, in one namespace. */
+/**
+ * An events service plus a consumer on the queue the contacts service reads, in one namespace, with
+ * a loopback DNS server answering the fixture zones (example.test has MX, missing.test is NXDOMAIN).
+ */
 export async function startHarness(overrides: Record<string, string> = {}) {
-  const env = serviceTestEnv(overrides);
+  const dns = await startDnsTestServer();
+  const env = serviceTestEnv({ DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '500', ...overrides });
   const service = await startEventsService(loadEventsConfig(env), silent);
   // The observer talks to the real broker even when the service is given a cuttable proxy.
   const observer = Broker.start({ url: testServers().amqpUrl, namespace: env.BROKER_NAMESPACE!, logger: silent, connectionName: 'events-test' });
@@ -27,16 +31,18 @@ export async function startHarness(overrides: Record<string, string> = {}) {
   });
   await Promise.all([observer.ready(), service.broker.ready()]);
 
-  const post = (accountId: number, body: unknown, headers: Record<string, string> = {}, requestId: string = randomUUID()) =>
-    fetch(`${service.url}/v1/events`, {
+  const post = (accountId: number, body: unknown, headers: Record<string, string> = {}, requestId: string = randomUUID()) => {
+    const sent = typeof body === 'string' ? body : JSON.stringify(body);
+    return fetch(`${service.url}/v1/events`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        [IDENTITY_HEADER]: signIdentity({ accountId, requestId }, TEST_SIGNING_SECRET),
+        [IDENTITY_HEADER]: signIdentity({ accountId, requestId }, { method: 'POST', path: '/v1/events', body: Buffer.from(sent) }, TEST_SIGNING_SECRET),
         ...headers,
       },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
+      body: sent,
     });
+  };
 
   /**
    * Publishes a sentinel event and waits for it: events published before it (by this one channel)
@@ -55,9 +61,11 @@ export async function startHarness(overrides: Record<string, string> = {}) {
     post,
     settle,
     publishedFor: (accountId: number) => published.filter((event) => event.account_id === accountId && event.event !== 'sentinel'),
+    dns,
     stop: async () => {
       await observer.close();
       await service.stop();
+      await dns.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import { markRevokedInRedis } from '../data-access/revocation-marker';
 import { createAccount } from '../domain/create-account';
 import { createUser } from '../domain/create-user';
 import { createApiKey, listKeys, revokeApiKey, type ApiKeyView } from '../domain/manage-api-keys';
+import { unlockUser } from '../domain/unlock-user';
 
 export interface CommandDeps {
   pool: Pool;
@@ -16,13 +17,13 @@ type Options = Record<string, string | undefined>;
 
 export class UsageError extends Error {}
 
-function required(options: Options, name: string): string {
+export function required(options: Options, name: string): string {
   const value = options[name];
   if (value === undefined || value === '') throw new UsageError(`missing --${name}`);
   return value;
 }
 
-function id(options: Options, name: string): number {
+export function id(options: Options, name: string): number {
   const value = required(options, name);
   if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`--${name} must be a positive integer`);
   return Number(value);
@@ -40,8 +41,14 @@ const keyJson = (key: ApiKeyView) => ({
   revoked_at: key.revokedAt?.toISOString() ?? null,
 });
 
-/** Every command: `group command` → its option names and what it does. Output is plain JSON data. */
-export const commands: Record<string, { options: string[]; run: (deps: CommandDeps, o: Options) => Promise<unknown> }> = {
+/** A command: its option names and what it does. Output is plain JSON data. */
+export interface CommandSpec {
+  options: string[];
+  run: (deps: CommandDeps, o: Options) => Promise<unknown>;
+}
+
+/** Every command, by `group command`. */
+export const commands: Record<string, CommandSpec> = {
   'accounts create': {
     options: ['name', 'plan'],
     run: async ({ pool }, o) => {
@@ -92,6 +99,10 @@ export const commands: Record<string, { options: string[]; run: (deps: CommandDe
       );
       return keyJson(key);
     },
+  },
+  'users unlock': {
+    options: ['email'],
+    run: async (deps, o) => unlockUser(deps, required(o, 'email')),
   },
 };
 

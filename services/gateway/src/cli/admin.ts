@@ -2,9 +2,12 @@
 // JSON on stdout; a bad argument or a refused command → a message on stderr and a non-zero exit.
 import { parseArgs } from 'node:util';
 import { createLogger, createPool, createRedis, migrateDatabase, redisReady, type Redis } from '@mailer/shared';
-import { loadGatewayConfig } from '../config';
+import { loadAdminConfig } from './admin-config';
 import { gatewayDatabaseUrl, MIGRATIONS_DIR } from '../database';
-import { commands, describeFailure, UsageError } from './admin-commands';
+import { commands as creationCommands, describeFailure, UsageError } from './admin-commands';
+import { operatorCommands } from './operator-commands';
+
+const commands = { ...creationCommands, ...operatorCommands };
 
 export interface AdminIo {
   env: NodeJS.ProcessEnv;
@@ -14,7 +17,12 @@ export interface AdminIo {
 
 const USAGE = `usage:
   accounts create --name N --plan free|pro
+  accounts list
+  accounts set-plan --account ID --plan free|pro
   users create --account ID --email E --password P
+  users list [--account ID]
+  users set-password --email E --password P
+  users unlock --email E
   keys create --account ID --name N [--expires YYYY-MM-DD]
   keys list --account ID
   keys revoke --id ID`;
@@ -42,7 +50,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
     io.stderr(`${describeFailure(error) ?? String(error)}\n`);
     return 2;
   }
-  const config = loadGatewayConfig(io.env);
+  const config = loadAdminConfig(io.env);
   const logger = createLogger('gateway-admin', { level: 'warn' });
   const databaseUrl = gatewayDatabaseUrl(config);
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });

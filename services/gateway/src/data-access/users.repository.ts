@@ -29,6 +29,7 @@ const toUser = (row: UserRow): UserWithHash => ({
 
 export const USERS_EMAIL_CONSTRAINT = 'users_email_key';
 
+/** `input.email` must come from `normaliseEmail` (the one stored form). */
 export async function insertUser(
   pool: Pool,
   input: { accountId: number; email: string; passwordHash: string },
@@ -42,10 +43,16 @@ export async function insertUser(
   return user;
 }
 
-export async function findUserByEmail(pool: Pool, email: string): Promise<UserWithHash | undefined> {
+/** `normalisedEmail` must come from `normaliseEmail`: rows are stored in that form, so equality is the match. */
+export async function findUserByEmail(pool: Pool, normalisedEmail: string): Promise<UserWithHash | undefined> {
   const { rows } = await pool.query<UserRow>(
-    'SELECT id, account_id, email, password_hash, created_at FROM users WHERE lower(email) = lower($1)',
-    [email],
+    'SELECT id, account_id, email, password_hash, created_at FROM users WHERE email = $1',
+    [normalisedEmail],
   );
+  return rows[0] ? toUser(rows[0]) : undefined;
+}
+
+export async function findUserById(pool: Pool, id: number): Promise<UserWithHash | undefined> {
+  const { rows } = await pool.query<UserRow>('SELECT id, account_id, email, password_hash, created_at FROM users WHERE id = $1', [id]);
   return rows[0] ? toUser(rows[0]) : undefined;
 }

@@ -6,6 +6,7 @@ export const GatewayErrorCodes = {
   ACCOUNT_NOT_FOUND: 'ACCOUNT.NOT_FOUND',
   EMAIL_TAKEN: 'USER.EMAIL_TAKEN',
   KEY_NOT_FOUND: 'KEY.NOT_FOUND',
+  RESET_TOKEN_UNUSABLE: 'USER.RESET_TOKEN_UNUSABLE',
   UPSTREAM_UNAVAILABLE: 'GATEWAY.UPSTREAM_UNAVAILABLE',
   UPSTREAM_TIMEOUT: 'GATEWAY.UPSTREAM_TIMEOUT',
   UPSTREAM_FAILED: 'GATEWAY.UPSTREAM_FAILED',
@@ -16,6 +17,8 @@ export const gatewayStatusByCode: Record<string, number> = {
   [GatewayErrorCodes.ACCOUNT_NOT_FOUND]: 404,
   [GatewayErrorCodes.EMAIL_TAKEN]: 422,
   [GatewayErrorCodes.KEY_NOT_FOUND]: 404,
+  // Unknown, expired or used: the link is gone for good.
+  [GatewayErrorCodes.RESET_TOKEN_UNUSABLE]: 410,
   [GatewayErrorCodes.UPSTREAM_UNAVAILABLE]: 503,
   [GatewayErrorCodes.UPSTREAM_TIMEOUT]: 504,
   [GatewayErrorCodes.UPSTREAM_FAILED]: 502,

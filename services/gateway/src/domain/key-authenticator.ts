@@ -11,9 +11,13 @@ export type AuthVerdict =
 export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'wrong_secret' | 'revoked' | 'expired';
 
 interface CacheEntry {
-  credentials: KeyCredentials;
+  /** Undefined: no key has this id (remembered too, so an unknown id costs what a known one does). */
+  credentials: KeyCredentials | undefined;
   loadedAt: number;
 }
+
+/** Compared against when the key id is unknown, so both answers do the same hashing and comparing. */
+const NO_KEY_HASH = hashSecret('no key has this id');
 
 /**
  * Checks `Authorization: Bearer <key>` with an in-process cache of key rows, so the hot path needs
@@ -33,10 +37,12 @@ export class KeyAuthenticator {
     const parsed = keyFromAuthorization(authorization);
     if (!parsed) return { kind: 'invalid', reason: authorization === undefined ? 'missing' : 'malformed' };
     const cached = bypassCache ? undefined : this.fresh(parsed.keyId);
-    const credentials = cached ?? (await this.load(parsed.keyId));
-    if (!credentials) return { kind: 'invalid', reason: 'unknown' };
-    const given = hashSecret(parsed.secret);
-    if (!timingSafeEqual(given, credentials.secretHash)) return { kind: 'invalid', reason: 'wrong_secret', keyId: parsed.keyId };
+    const credentials = cached ? cached.credentials : await this.load(parsed.keyId);
+    // The same work whether the id exists or not (hash, constant-time compare, the same limiter
+    // call): the answer's timing must not tell an attacker which key ids are real.
+    const matches = timingSafeEqual(hashSecret(parsed.secret), credentials?.secretHash ?? NO_KEY_HASH);
+    if (!credentials) return { kind: 'invalid', reason: 'unknown', keyId: parsed.keyId };
+    if (!matches) return { kind: 'invalid', reason: 'wrong_secret', keyId: parsed.keyId };
     if (credentials.revoked) return { kind: 'invalid', reason: 'revoked', keyId: parsed.keyId };
     if (isExpired(credentials.expiresOn)) return { kind: 'invalid', reason: 'expired', keyId: parsed.keyId };
     return {
@@ -56,23 +62,21 @@ export class KeyAuthenticator {
     this.cache.clear();
   }
 
-  private fresh(keyId: string): KeyCredentials | undefined {
+  private fresh(keyId: string): CacheEntry | undefined {
     const entry = this.cache.get(keyId);
     if (!entry) return undefined;
     if (Date.now() - entry.loadedAt > this.options.ttlMs) {
       this.cache.delete(keyId);
       return undefined;
     }
-    return entry.credentials;
+    return entry;
   }
 
   private async load(keyId: string): Promise<KeyCredentials | undefined> {
     const credentials = await this.lookup(keyId);
-    if (credentials) {
-      // Map keeps insertion order: dropping the first entry drops the oldest load.
-      if (this.cache.size >= this.options.maxEntries) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(keyId, { credentials, loadedAt: Date.now() });
-    }
+    // Map keeps insertion order: dropping the first entry drops the oldest load.
+    if (this.cache.size >= this.options.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(keyId, { credentials, loadedAt: Date.now() });
     return credentials;
   }
 }

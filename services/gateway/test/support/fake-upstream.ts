@@ -1,6 +1,6 @@
 import express from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
-import { createLogger, errorMiddleware, identityOf, listen, requireIdentity, type RunningServer } from '@mailer/shared';
+import { createLogger, errorMiddleware, identityOf, listen, requireIdentity, verifySignedBody, type RunningServer } from '@mailer/shared';
 import { TEST_SIGNING_SECRET } from '@mailer/shared/testing';
 
 export interface SeenRequest {
@@ -20,14 +20,15 @@ export async function startFakeUpstream(options: { requireSignature?: boolean } 
   const seen: SeenRequest[] = [];
   const owners = new Map<number, number>();
   const app = express();
-  app.use(express.text({ type: '*/*' }));
   const record = (req: express.Request, accountId?: number) =>
     seen.push({ method: req.method, url: req.originalUrl, headers: req.headers, body: typeof req.body === 'string' ? req.body : '', accountId });
-  app.all('/unsubscribe/{*rest}', (req, res) => {
+  app.all('/unsubscribe/{*rest}', express.text({ type: '*/*' }), (req, res) => {
     record(req);
     res.status(200).json({ unsubscribed: true });
   });
   if (options.requireSignature ?? true) app.use(requireIdentity(TEST_SIGNING_SECRET));
+  // Like the real services' jsonBody: the body read must be the one the signature covers.
+  app.use(express.text({ type: '*/*', verify: verifySignedBody }));
   app.get('/{*rest}/slow', (req, res) => {
     const timer = setTimeout(() => res.json({ late: true }), 5000);
     req.on('close', () => clearTimeout(timer));

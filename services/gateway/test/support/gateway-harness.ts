@@ -19,7 +19,8 @@ const running: Gateway[] = [];
  */
 export async function startGateway(overrides: Record<string, string> = {}): Promise<Gateway> {
   const config = loadGatewayConfig(
-    serviceTestEnv({ GATEWAY_PORT: '0', EVENTS_PORT: '0', TRUST_PROXY: '127.0.0.1', ...overrides }),
+    // No account app here (port 1 refuses): its pages are tested on the whole stack, test/e2e/app-*.
+    serviceTestEnv({ GATEWAY_PORT: '0', EVENTS_PORT: '0', TRUST_PROXY: '127.0.0.1', WEB_SERVICE_URL: 'http://127.0.0.1:1', ...overrides }),
   );
   const logger = createLogger('gateway', {
     level: 'trace',

@@ -29,7 +29,8 @@ export function rawRequest(
         path: request.path,
         method: request.method,
         headers: {
-          [IDENTITY_HEADER]: signIdentity({ accountId, requestId: randomUUID() }, TEST_SIGNING_SECRET),
+          // Signed for exactly these bytes, path and method, as the gateway signs what it forwards.
+          [IDENTITY_HEADER]: signIdentity({ accountId, requestId: randomUUID() }, { method: request.method, path: request.path, body: request.body }, TEST_SIGNING_SECRET),
           ...(request.body ? { 'content-type': request.contentType ?? 'application/json', 'content-length': String(request.body.length) } : {}),
           ...request.headers,
         },

@@ -3,6 +3,7 @@ import { enrolFromEvent, type MatchedWorkflow } from '../../data-access/enrolmen
 import { workflowsTriggeredBy, type StoredWorkflow } from '../../data-access/workflows.repository';
 import type { ImmediateSend } from '../sending/prepare-email';
 import { stepMessageId } from '../sending/message-id';
+import { whyNotEnrol } from '../sending/suppression-check';
 import { describeCondition, firstFailedCondition } from '../workflows/match-conditions';
 import { nextEmailStep } from './next-email-step';
 
@@ -49,9 +50,11 @@ export async function handleProductEvent(pool: Pool, messageId: string, event: E
   const workflows = await workflowsTriggeredBy(pool, event.account_id, event.event);
   const matched: Array<{ workflow: StoredWorkflow; row: MatchedWorkflow }> = [];
   const notMatched: Array<{ workflowId: number; reason: string }> = [];
+  const notNow = whyNotEnrol(event.contact);
   for (const workflow of workflows) {
     const failed = firstFailedCondition(workflow.definition.trigger.where, event.properties);
-    if (failed) notMatched.push({ workflowId: workflow.id, reason: `condition not met: ${describeCondition(failed)}` });
+    if (notNow) notMatched.push({ workflowId: workflow.id, reason: notNow });
+    else if (failed) notMatched.push({ workflowId: workflow.id, reason: `condition not met: ${describeCondition(failed)}` });
     else matched.push({ workflow, row: matchedWorkflow(workflow, event, options) });
   }
   const result = await enrolFromEvent(pool, {

@@ -1,4 +1,4 @@
-import type { Liquid } from 'liquidjs';
+import type { Liquid, Template } from 'liquidjs';
 import type { EmailStep } from '../workflows/workflow-schema';
 import { createLiquidEngine, RENDER_LIMITS } from './liquid-engine';
 import { htmlToText } from './html-to-text';
@@ -28,9 +28,13 @@ export const sanitizeSubject = (subject: string) =>
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&#34;').replace(/</g, '&lt;');
 
+/** Parsed templates kept per engine: a campaign renders the same three sources for every recipient. */
+const PARSED_CAPACITY = 200;
+
 export class EmailRenderer {
   private readonly html: Liquid;
   private readonly text: Liquid;
+  private readonly parsed = new Map<Liquid, Map<string, Template[]>>();
 
   constructor(private readonly limits = RENDER_LIMITS) {
     this.html = createLiquidEngine('html', limits);
@@ -54,10 +58,22 @@ export class EmailRenderer {
     return { subject, html, text };
   }
 
+  /** The parsed template of `source` (parse limits apply once); the oldest entry makes room. */
+  private parse(engine: Liquid, source: string): Template[] {
+    let cache = this.parsed.get(engine);
+    if (!cache) this.parsed.set(engine, (cache = new Map()));
+    const known = cache.get(source);
+    if (known) return known;
+    const templates = engine.parse(source);
+    cache.set(source, templates);
+    if (cache.size > PARSED_CAPACITY) cache.delete(cache.keys().next().value!);
+    return templates;
+  }
+
   private async part(name: string, engine: Liquid, source: string, scope: Record<string, unknown>): Promise<string> {
     let output: string;
     try {
-      output = String(await engine.parseAndRender(source, scope));
+      output = String(await engine.render(this.parse(engine, source), scope));
     } catch (error) {
       throw new RenderError(name, error);
     }

@@ -29,7 +29,7 @@ function withFallbacks(values: Record<string, unknown>, fallbacks: ScopeInput['f
 }
 
 /**
- * The template variables of DESIGN.md: `contact`, `event`, and flat at the top level every custom
+ * The template variables of docs/workflows.md: `contact`, `event`, and flat at the top level every custom
  * property, contact field and event property (the event wins), plus `unsubscribe_url` (ours, never
  * overridden). A missing detail with a workflow fallback becomes a MissingValue.
  */

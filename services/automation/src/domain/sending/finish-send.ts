@@ -1,4 +1,4 @@
-import { contactBouncedV1, emailSentV1 } from '@mailer/shared';
+import { contactBouncedV1, emailSentV1, workflowCompletedV1 } from '@mailer/shared';
 import type { LogOutcome } from '../../data-access/delivery-log.repository';
 import { outboxFact, type OutboxFact } from '../../data-access/outbox.repository';
 import { recordSendOutcome, type NextStepRow } from '../../data-access/send-outcome.repository';
@@ -15,6 +15,8 @@ export interface Finish {
   email?: string | undefined;
   /** Set on a 5xx at RCPT: the contact is bounced here and the contacts service is told. */
   bounce?: boolean;
+  /** The SMTP reply code of a refusal, when the server gave one. */
+  smtpCode?: number | undefined;
 }
 
 /** The facts the outcome causes: a bounce for the contacts service, "email sent/failed" for the counters. */
@@ -48,6 +50,23 @@ function factsOf(send: ClaimedSend, finish: Finish): OutboxFact[] {
   return facts;
 }
 
+/** "Workflow completed" when this was the run's last email step and its outcome is final. */
+function completionOf(send: ClaimedSend, finish: Finish, next: NextStepRow | undefined): OutboxFact[] {
+  const { state } = finish.outcome;
+  if (next || state === 'failed_transient' || !finish.workflow) return [];
+  const outcome = state === 'sent' ? 'sent' : state === 'skipped' ? 'skipped' : 'failed';
+  return [
+    outboxFact(workflowCompletedV1, {
+      account_id: send.account_id,
+      contact_id: send.contact_id,
+      workflow: finish.workflow.name,
+      last_step: send.step_id,
+      last_step_outcome: outcome,
+      occurred_at: new Date().toISOString(),
+    }),
+  ];
+}
+
 /** The run's next email step once this one is done (sent, skipped, failed for good). */
 function nextStepOf(ctx: SendContext, send: ClaimedSend, finish: Finish): NextStepRow | undefined {
   if (finish.outcome.state === 'failed_transient' || !finish.workflow) return undefined;
@@ -77,7 +96,7 @@ export async function finishSend(ctx: SendContext, send: ClaimedSend, finish: Fi
   const recorded = await recordSendOutcome(ctx.pool, {
     send,
     outcome: finish.outcome,
-    facts: factsOf(send, finish),
+    facts: [...factsOf(send, finish), ...completionOf(send, finish, next)],
     log: { outcome: finish.log, email: finish.email, reason: finish.outcome.reason ?? finish.outcome.smtpResponse },
     next,
     markBounced: Boolean(finish.bounce && finish.email),

@@ -6,6 +6,7 @@ import type { StoredWorkflow } from '../../data-access/workflows.repository';
 import { templateScope } from '../rendering/template-scope';
 import { signUnsubscribeToken, unsubscribeUrl } from '../unsubscribe/unsubscribe-token';
 import type { SendContext } from './send-context';
+import { whyNotSend } from './suppression-check';
 import type { WorkflowCache } from './workflow-cache';
 
 export type Prepared =
@@ -34,15 +35,6 @@ export async function loadedFromClaim(workflows: WorkflowCache, claimed: Claimed
   };
 }
 
-/** Why a contact must not get this step's email right now, if anything (checked right before sending). */
-function suppression(contact: ProjectedContact | undefined, workflow: StoredWorkflow): string | undefined {
-  if (!contact) return 'contact_unknown';
-  if (contact.deleted) return 'contact_deleted';
-  if (contact.bounced) return 'bounced';
-  if (!contact.subscribed && !workflow.transactional) return 'unsubscribed';
-  return undefined;
-}
-
 /**
  * Decides skip or renders the email (may throw RenderError), from what the claim read: by the
  * enrolment's transaction a moment ago, or by the scheduler's claim statement.
@@ -50,9 +42,9 @@ function suppression(contact: ProjectedContact | undefined, workflow: StoredWork
 export async function prepareEmail(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend): Promise<Prepared> {
   const { workflow, contact, run } = loaded;
   const step = workflow?.definition.steps.find((candidate) => candidate.id === send.step_id);
-  if (!workflow || !step || step.type !== 'email') return { kind: 'skip', reason: 'step_removed', workflow, contact };
-  const suppressed = suppression(contact, workflow);
-  if (suppressed || !contact) return { kind: 'skip', reason: suppressed ?? 'contact_unknown', workflow, contact };
+  if (!workflow || !step || step.type !== 'email') return { kind: 'skip', reason: 'step removed', workflow, contact };
+  const skip = whyNotSend(contact, { transactional: workflow.transactional });
+  if (skip || !contact) return { kind: 'skip', reason: skip ?? 'contact unknown', workflow, contact };
   const link = unsubscribeUrl(ctx.publicBaseUrl, signUnsubscribeToken({ accountId: send.account_id, contactId: send.contact_id }, ctx.unsubscribeSecret));
   const scope = templateScope({
     contact,

@@ -5,6 +5,7 @@ import type { ClaimedSend } from '../../data-access/sends.repository';
 import { recordDelivery } from '../../data-access/delivery-log.repository';
 import { RenderError } from '../rendering/render-email';
 import { finishSend, type Finish, type Recorded } from './finish-send';
+import { logSendOutcome } from './log-send-outcome';
 import { prepareEmail, type LoadedSend } from './prepare-email';
 import type { SendContext } from './send-context';
 
@@ -35,6 +36,7 @@ export async function processSend(ctx: SendContext, send: ClaimedSend, loaded: L
   }
   // Test-only: outcome, outbox row and next step committed; the outbox is not yet published.
   crashPoint('after_ledger_commit');
+  logSendOutcome(ctx.logger, send, finish);
   ctx.onFinished?.(finish);
   return recorded.nextDueNow;
 }
@@ -59,15 +61,17 @@ async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend):
     return { outcome: { state: 'sent', smtpResponse: response }, log: 'sent', workflow, email: email.to };
   } catch (error) {
     if (!(error instanceof SmtpFailure)) throw error;
+    const smtpCode = error.smtpCode;
     if (error.kind === 'bounce') {
-      return { outcome: { state: 'failed_permanent', reason: `bounced: ${error.message}`, error: error.message }, log: 'bounced', workflow, email: email.to, bounce: true };
+      return { smtpCode, outcome: { state: 'failed_permanent', reason: `bounced: ${error.message}`, error: error.message }, log: 'bounced', workflow, email: email.to, bounce: true };
     }
     if (error.kind === 'permanent') {
-      return { outcome: { state: 'failed_permanent', reason: `rejected: ${error.message}`, error: error.message }, log: 'failed_permanent', workflow, email: email.to };
+      return { smtpCode, outcome: { state: 'failed_permanent', reason: `rejected: ${error.message}`, error: error.message }, log: 'failed_permanent', workflow, email: email.to };
     }
     if (send.attempts >= ctx.maxAttempts) {
       // The dead-letter record: the row stays failed_permanent with why, and the log says so.
       return {
+        smtpCode,
         outcome: { state: 'failed_permanent', reason: `retries_exhausted after ${send.attempts} attempts: ${error.message}`, error: error.message },
         log: 'failed_permanent',
         workflow,
@@ -76,6 +80,7 @@ async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend):
     }
     const retryInMs = backoffDelay(send.attempts - 1, ctx.retryInitialMs, ctx.retryMaxMs);
     return {
+      smtpCode,
       outcome: { state: 'failed_transient', reason: `retry in ${retryInMs} ms: ${error.message}`, error: error.message, retryInMs },
       log: 'retry_scheduled',
       workflow,

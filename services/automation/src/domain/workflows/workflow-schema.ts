@@ -32,7 +32,7 @@ const waitStep = z.strictObject({
   duration: z.string().regex(DURATION, 'must be a number and a unit: s, m, h or d (e.g. "2d")'),
 });
 
-/** The workflow file format of DESIGN.md, validated whole. */
+/** The workflow file format (docs/workflows.md), validated whole. */
 export const workflowSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(200),

@@ -12,6 +12,14 @@ import {
   type Pool,
 } from '@mailer/shared';
 import { unsubscribeRoutes } from './unsubscribe.routes';
+import { confirmationPageRoutes, confirmationTemplateRoutes } from './confirmation.routes';
+import { internalCampaignsRoutes } from './internal-campaigns.routes';
+import { internalActivityRoutes } from './internal-activity.routes';
+import { internalWorkflowsRoutes } from './internal-workflows.routes';
+import { internalAccountFiguresRoutes } from './internal-account-figures.routes';
+import { internalSystemEmailRoutes } from './internal-system-email.routes';
+import type { SendContext } from '../../domain/sending/send-context';
+import type { SmtpProbe } from '../../domain/sending/smtp-probe';
 
 export interface AutomationAppDeps {
   logger: Logger;
@@ -21,6 +29,12 @@ export interface AutomationAppDeps {
   unsubscribeSecret: string;
   onUnsubscribed: () => void;
   metrics: Registry;
+  /** METRICS_TOKEN: when set, GET /metrics answers only a scraper presenting it. */
+  metricsToken?: string;
+  /** The renderer, mailer and contacts the app's previews and test sends use. */
+  sendContext: SendContext;
+  /** Whether the SMTP server can take an email now (the app's password reset asks first). */
+  smtpProbe: SmtpProbe;
 }
 
 /** The automation HTTP app: health probes and the public unsubscribe pages open, the API behind the gateway's signature. */
@@ -37,9 +51,20 @@ export function buildApp(deps: AutomationAppDeps): Express {
     ]),
   );
   // Internal port: scraped openly, like the health probes.
-  app.use(metricsRoutes(deps.metrics));
+  app.use(metricsRoutes(deps.metrics, deps.metricsToken));
   app.use(unsubscribeRoutes({ pool: deps.pool, secret: deps.unsubscribeSecret, onUnsubscribed: deps.onUnsubscribed }));
+  // Double opt-in's confirm link: public like the unsubscribe page, the same link secret.
+  app.use(confirmationPageRoutes({ pool: deps.pool, secret: deps.unsubscribeSecret, onConfirmed: deps.onUnsubscribed }));
   app.use('/api/v1', requireIdentity(deps.signingSecret));
+  // The account app's routes (audience count, per-recipient outcomes, workflows, activity,
+  // previews and test sends); never routed by the gateway.
+  app.use('/internal/v1', requireIdentity(deps.signingSecret));
+  app.use('/internal/v1', internalCampaignsRoutes({ pool: deps.pool }));
+  app.use('/internal/v1', internalActivityRoutes({ pool: deps.pool, ctx: deps.sendContext }));
+  app.use('/internal/v1', internalWorkflowsRoutes(deps.sendContext));
+  app.use('/internal/v1', internalAccountFiguresRoutes({ pool: deps.pool }));
+  app.use('/internal/v1', confirmationTemplateRoutes({ pool: deps.pool, ctx: deps.sendContext }));
+  app.use('/internal/v1', internalSystemEmailRoutes(deps.sendContext, deps.smtpProbe));
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger));
   return app;

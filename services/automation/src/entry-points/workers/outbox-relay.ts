@@ -1,10 +1,22 @@
 import type { Logger } from 'pino';
-import { contactBouncedV1, contactUnsubscribeRequestedV1, emailSentV1, withTransaction, type Broker, type MessageContract, type Pool } from '@mailer/shared';
+import {
+  contactBouncedV1,
+  contactConfirmedV1,
+  contactUnsubscribeRequestedV1,
+  emailSentV1,
+  workflowCompletedV1,
+  withTransaction,
+  type Broker,
+  type MessageContract,
+  type Pool,
+  WakeableLoop,
+} from '@mailer/shared';
 import { deleteFromOutbox, lockOutboxBatch } from '../../data-access/outbox.repository';
-import { WakeableLoop } from './wakeable-loop';
 
 const CONTRACTS: Record<string, MessageContract> = Object.fromEntries(
-  [contactBouncedV1, contactUnsubscribeRequestedV1, emailSentV1].map((contract) => [contract.type, contract]),
+  [contactBouncedV1, contactUnsubscribeRequestedV1, emailSentV1, workflowCompletedV1, contactConfirmedV1].map(
+    (contract) => [contract.type, contract],
+  ),
 );
 
 const BATCH = 50;

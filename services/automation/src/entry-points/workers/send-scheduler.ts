@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { contextFromTraceparent, SERVICE_ATTRIBUTE, withSpan } from '@mailer/shared';
+import { contextFromTraceparent, SERVICE_ATTRIBUTE, withSpan, WakeableLoop } from '@mailer/shared';
 import { crashPoint } from '../../crash-point';
 import { claimDueSends, type ClaimedSend } from '../../data-access/sends.repository';
 import { processSend } from '../../domain/sending/process-send';
 import { loadedFromClaim, type ImmediateSend, type LoadedSend } from '../../domain/sending/prepare-email';
 import { WorkflowCache } from '../../domain/sending/workflow-cache';
 import type { SendContext } from '../../domain/sending/send-context';
-import { WakeableLoop } from './wakeable-loop';
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -52,6 +51,11 @@ export class SendScheduler {
   claimNow(): string | undefined {
     if (this.stopping || this.inFlight.size >= this.options.concurrency) return undefined;
     return this.instance;
+  }
+
+  /** Workflow sends in flight now (campaign sends give way while it is high). */
+  get inFlightCount(): number {
+    return this.inFlight.size;
   }
 
   get leaseMs(): number {
@@ -109,7 +113,10 @@ export class SendScheduler {
           if (nextDueNow) this.loop.wake();
         },
         (error: unknown) =>
-          this.ctx.logger.error({ err: error, sendId: send.id }, 'send failed unexpectedly; the lease will expire and it is retried'),
+          this.ctx.logger.error(
+            { err: error, sendId: send.id },
+            'send failed unexpectedly; the lease will expire and it is retried',
+          ),
       )
       .finally(() => {
         this.inFlight.delete(work);

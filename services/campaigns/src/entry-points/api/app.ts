@@ -12,7 +12,9 @@ import {
   type Broker,
   type Pool,
 } from '@mailer/shared';
+import { CampaignErrorCodes } from '../../domain/sending/campaign-lifecycle';
 import { campaignsRoutes } from './campaigns.routes';
+import { internalCampaignsRoutes } from './internal-campaigns.routes';
 import { campaignsOpenApiFragment } from './openapi';
 
 export interface CampaignsAppDeps {
@@ -21,6 +23,10 @@ export interface CampaignsAppDeps {
   broker: Broker;
   signingSecret: string;
   metrics: Registry;
+  /** METRICS_TOKEN: when set, GET /metrics answers only a scraper presenting it. */
+  metricsToken?: string;
+  /** A change that wrote an outbox row: publish it now rather than at the next poll. */
+  onOutboxWritten?: () => void;
 }
 
 /** The campaigns HTTP app, without listening: health probes open, the API behind the gateway's signature. */
@@ -38,10 +44,13 @@ export function buildApp(deps: CampaignsAppDeps): Express {
   );
   app.use(fragmentRoute(campaignsOpenApiFragment()));
   // Internal port: scraped openly, like the health probes.
-  app.use(metricsRoutes(deps.metrics));
+  app.use(metricsRoutes(deps.metrics, deps.metricsToken));
   app.use('/api/v1', requireIdentity(deps.signingSecret));
   app.use('/api/v1', campaignsRoutes({ pool: deps.pool }));
+  // The app's API: the gateway routes only /api/v1/campaigns here, so /internal is never public.
+  app.use('/internal/v1', requireIdentity(deps.signingSecret));
+  app.use('/internal/v1', internalCampaignsRoutes({ pool: deps.pool, onChange: deps.onOutboxWritten ?? (() => undefined) }));
   app.use(notFoundHandler());
-  app.use(errorMiddleware(deps.logger));
+  app.use(errorMiddleware(deps.logger, { [CampaignErrorCodes.ILLEGAL_TRANSITION]: 409 }));
   return app;
 }

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { httpMetrics, metricsRoutes, type Registry } from '@mailer/shared';
+import { httpMetrics, metricsRoutes, type Redis, type Registry } from '@mailer/shared';
 import type { Logger } from 'pino';
 import {
   errorMiddleware,
@@ -10,11 +10,14 @@ import {
   traceRequests,
   requireIdentity,
   type Broker,
+  type EmailDomainValidator,
   type Pool,
 } from '@mailer/shared';
 import { contactStatusByCode } from '../../domain/contact.errors';
-import type { EmailDomainValidator } from '../../domain/validate-email-domain';
 import { contactsRoutes } from './contacts.routes';
+import { internalContactsRoutes } from './internal.routes';
+import { doubleOptInRoutes } from './double-opt-in.routes';
+import { subscribeFormRoutes } from './subscribe-form.routes';
 import { contactsOpenApiFragment } from './openapi';
 
 export interface ContactsAppDeps {
@@ -23,7 +26,11 @@ export interface ContactsAppDeps {
   broker: Broker;
   signingSecret: string;
   emailValidator: EmailDomainValidator;
+  /** The subscribe form's rate limit. */
+  redis: Redis;
   metrics: Registry;
+  /** METRICS_TOKEN: when set, GET /metrics answers only a scraper presenting it. */
+  metricsToken?: string;
 }
 
 /** The contacts HTTP app, without listening: health probes open, the API behind the gateway's signature. */
@@ -39,7 +46,15 @@ export function buildApp(deps: ContactsAppDeps): Express {
   app.use(traceRequests('contacts'));
   // The API first: a request does not walk the probe and document routers (none of their paths is under /api/v1).
   app.use('/api/v1', requireIdentity(deps.signingSecret));
-  app.use('/api/v1/contacts', contactsRoutes({ pool: deps.pool, emailValidator: deps.emailValidator }));
+  app.use('/api/v1/contacts', contactsRoutes({ pool: deps.pool, emailValidator: deps.emailValidator, logger: deps.logger }));
+  // The account app's extras (import batches, tag removal, export slices, counts); never routed by the gateway.
+  app.use('/internal/v1', requireIdentity(deps.signingSecret));
+  app.use('/internal/v1', internalContactsRoutes({ pool: deps.pool, emailValidator: deps.emailValidator, logger: deps.logger }));
+  app.use('/internal/v1', doubleOptInRoutes({ pool: deps.pool }));
+  const forms = subscribeFormRoutes({ pool: deps.pool, emailValidator: deps.emailValidator, logger: deps.logger, redis: deps.redis });
+  app.use('/internal/v1', forms.internalRoutes);
+  // The hosted subscribe form: public, outside the signed prefixes (the gateway forwards /subscribe/*).
+  app.use(forms.publicRoutes);
   app.use(
     healthRoutes('contacts', [
       { name: 'postgres', check: async () => void (await deps.pool.query('SELECT 1')) },
@@ -51,7 +66,7 @@ export function buildApp(deps: ContactsAppDeps): Express {
   );
   app.use(fragmentRoute(contactsOpenApiFragment()));
   // Internal port: scraped openly, like the health probes.
-  app.use(metricsRoutes(deps.metrics));
+  app.use(metricsRoutes(deps.metrics, deps.metricsToken));
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger, contactStatusByCode));
   return app;

@@ -1,17 +1,41 @@
 import { z } from 'zod';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@mailer/shared';
-import { isWellFormedEmail } from '../../domain/email-format';
+import {
+  isStorableText,
+  MAX_EMAIL_LENGTH,
+  normaliseEmail,
+  NOT_BLANK_TEXT_PATTERN,
+  STORABLE_TEXT_PATTERN,
+  UNSTORABLE_TEXT_MESSAGE,
+} from '@mailer/shared';
+import { CONTACT_LIMITS } from '../../domain/contact-limits';
 
-const MAX_TEXT = 255;
+const MAX_TEXT = CONTACT_LIMITS.textLength;
+const MAX_VALUE = CONTACT_LIMITS.customPropertyValueLength;
 
+/** The shared address rule: surrounding spaces trimmed, the domain lower-cased and in ASCII. */
 const email = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-  .refine((value) => isStorableText(value) && isWellFormedEmail(value), 'is invalid');
+  .transform((value, context) => {
+    const normalised = isStorableText(value) ? normaliseEmail(value) : undefined;
+    if (normalised) return normalised.address;
+    context.addIssue({ code: 'custom', message: 'is invalid' });
+    return z.NEVER;
+  })
+  // What the document promises; the transform above is the rule itself (docs/api.md, "Addresses").
+  .meta({
+    format: 'email',
+    minLength: 3,
+    maxLength: MAX_EMAIL_LENGTH,
+    description:
+      'A deliverable address: trimmed; local part kept as given; the domain lower-cased and IDNA-normalised; ' +
+      'the domain must not be disposable and must have an MX or A record.',
+  });
 
 const optionalText = z
   .string({ error: 'must be a string or null' })
   .max(MAX_TEXT, `is too long (at most ${MAX_TEXT} characters)`)
   .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+  .meta({ pattern: STORABLE_TEXT_PATTERN })
   .nullable()
   .optional();
 
@@ -24,23 +48,35 @@ const tags = z
         z
           .string()
           .min(1, 'must not be blank')
-          .max(100, 'is too long (at most 100 characters)')
+          .max(CONTACT_LIMITS.tagNameLength, `is too long (at most ${CONTACT_LIMITS.tagNameLength} characters)`)
           .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
-      ),
+      )
+      .meta({ type: 'string', minLength: 1, maxLength: CONTACT_LIMITS.tagNameLength, pattern: NOT_BLANK_TEXT_PATTERN }),
     { error: 'must be an array of strings' },
   )
-  .max(100, 'has too many entries (at most 100 per request)')
+  .max(CONTACT_LIMITS.tagsPerRequest, `has too many entries (at most ${CONTACT_LIMITS.tagsPerRequest} per request)`)
   .optional();
 
 const propertyKey = z
   .string()
   .min(1, 'key must not be empty')
   .max(MAX_TEXT, `key is too long (at most ${MAX_TEXT} characters)`)
-  .refine(isStorableText, `key ${UNSTORABLE_TEXT_MESSAGE}`);
-const scalar = z.union([z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE), z.number(), z.boolean()], {
-  error: 'values must be strings, numbers, booleans or null',
+  .refine(isStorableText, `key ${UNSTORABLE_TEXT_MESSAGE}`)
+  .meta({ pattern: STORABLE_TEXT_PATTERN });
+// The value's own rules after the union: a union reports only its own message when an option fails.
+const scalar = z
+  .union([z.string(), z.number(), z.boolean()], { error: 'values must be strings, numbers, booleans or null' })
+  .refine((value) => typeof value !== 'string' || value.length <= MAX_VALUE, `is too long (at most ${MAX_VALUE} characters)`)
+  .refine((value) => typeof value !== 'string' || isStorableText(value), UNSTORABLE_TEXT_MESSAGE)
+  .meta({
+    anyOf: [{ type: 'string', maxLength: MAX_VALUE, pattern: STORABLE_TEXT_PATTERN }, { type: 'number' }, { type: 'boolean' }],
+  });
+const customProperties = z.record(propertyKey, scalar.nullable(), { error: 'must be an object' }).meta({
+  maxProperties: CONTACT_LIMITS.customProperties,
+  description:
+    `At most ${CONTACT_LIMITS.customProperties} entries, ${CONTACT_LIMITS.customPropertiesBytes} bytes as JSON in all; ` +
+    'on PATCH entries merge key by key and null removes one.',
 });
-const customProperties = z.record(propertyKey, scalar.nullable(), { error: 'must be an object' });
 
 const subscribed = z.boolean({ error: 'must be true or false' }).optional();
 
@@ -74,11 +110,3 @@ export const contactChangesSchema = z.object({
   tags,
   custom_properties: customProperties.optional(),
 });
-
-/** zod issues as "field message" sentences for the 422 `errors` array. */
-export function issueMessages(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.');
-    return path ? `${path} ${issue.message}` : issue.message;
-  });
-}

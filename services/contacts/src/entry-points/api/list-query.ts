@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@mailer/shared';
+import { isStorableText, NOT_BLANK_TEXT_PATTERN, STORABLE_TEXT_PATTERN, UNSTORABLE_TEXT_MESSAGE } from '@mailer/shared';
 import { invalidContact } from '../../domain/contact.errors';
+import { CONTACT_LIMITS } from '../../domain/contact-limits';
 import { DEFAULT_PER_PAGE } from '../../domain/read-contacts';
 
 export interface ListQuery {
   q: string | undefined;
   subscribed: boolean | undefined;
   bounced: boolean | undefined;
+  tag: string | undefined;
   page: number;
   perPage: number;
 }
@@ -32,18 +34,34 @@ export const listContactsQuerySchema = z.object({
     .string({ error: Q_PROBLEM })
     .max(MAX_Q_LENGTH, { message: Q_PROBLEM, abort: true })
     .refine(isStorableText, `q ${UNSTORABLE_TEXT_MESSAGE}`)
+    .meta({ pattern: STORABLE_TEXT_PATTERN })
     .optional()
     .describe('Partial-match filter on email.'),
   subscribed: flag('subscribed').describe('Filter by subscription status: true or false.'),
   bounced: flag('bounced').describe('Filter by bounce status: true or false.'),
+  tag: z
+    .string({ error: 'tag must be a single tag name' })
+    .transform((name) => name.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, 'tag must not be blank')
+        .max(CONTACT_LIMITS.tagNameLength, `tag must be at most ${CONTACT_LIMITS.tagNameLength} characters`)
+        .refine(isStorableText, `tag ${UNSTORABLE_TEXT_MESSAGE}`),
+    )
+    .meta({ type: 'string', minLength: 1, maxLength: CONTACT_LIMITS.tagNameLength, pattern: NOT_BLANK_TEXT_PATTERN })
+    .optional()
+    .describe('Only contacts with this tag (case-insensitive). An extension beside the interface filters.'),
   page: positiveInteger('page')
     .refine((value) => value >= 1 && Number.isSafeInteger(value), 'page must be a positive integer')
+    .meta({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, pattern: undefined })
     .optional()
     .describe('Page number, from 1 (default 1).'),
   per_page: positiveInteger('per_page')
     .refine((value) => value >= 1, 'per_page must be a positive integer')
     // Digits beyond the safe range: a per_page that large is simply the maximum.
     .transform((value) => (Number.isSafeInteger(value) ? value : Number.MAX_SAFE_INTEGER))
+    .meta({ type: 'integer', minimum: 1, pattern: undefined })
     .optional()
     .describe('Results per page; maximum 100 (larger is served as 100); default 25.'),
 });
@@ -52,6 +70,6 @@ export const listContactsQuerySchema = z.object({
 export function parseListQuery(query: Record<string, unknown>): ListQuery {
   const result = listContactsQuerySchema.safeParse(query);
   if (!result.success) throw invalidContact(result.error.issues.map((issue) => issue.message));
-  const { q, subscribed, bounced, page, per_page: perPage } = result.data;
-  return { q: q === '' ? undefined : q, subscribed, bounced, page: page ?? 1, perPage: perPage ?? DEFAULT_PER_PAGE };
+  const { q, subscribed, bounced, tag, page, per_page: perPage } = result.data;
+  return { q: q === '' ? undefined : q, subscribed, bounced, tag, page: page ?? 1, perPage: perPage ?? DEFAULT_PER_PAGE };
 }

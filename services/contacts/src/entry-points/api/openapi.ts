@@ -11,7 +11,7 @@ import {
   validationErrorSchema,
   type OpenApiFragment,
 } from '@mailer/shared';
-import { DOMAIN_ERRORS } from '../../domain/contact.errors';
+import { DOMAIN_ERRORS } from '@mailer/shared';
 import { contactChangesSchema, newContactSchema } from './contact.schemas';
 import { contactPageSchema, contactSchema } from './contact-response';
 import { listContactsQuerySchema } from './list-query';
@@ -23,9 +23,22 @@ const contactValidationErrorSchema = validationErrorSchema.extend({
 
 const TAGS = ['Contacts'];
 const notFound = jsonResponse('No such contact in this account.', 'Error');
-const invalid = jsonResponse('Validation failed; domain_error names a failed email domain check.', 'ContactValidationError');
-const badBody = jsonResponse('The body is not a JSON object.', 'Error');
+const invalid = jsonResponse(
+  'Validation failed, one sentence per problem: a field breaking its rule, "email has already been taken", a field given ' +
+    'flat and under `contact` with different values, a limit passed (docs/api.md); `domain_error` names a failed email domain check.',
+  'ContactValidationError',
+);
+const badBody = jsonResponse('The body is not JSON, or not a JSON object.', 'Error');
+const tooLarge = jsonResponse('The body is larger than 64 KiB; nothing was changed.', 'Error');
+const notJson = jsonResponse('The body is not `application/json`; nothing was changed.', 'Error');
 const contactId = idParameter('The contact id.');
+
+/** What a client can do next with the contact a create answered (OpenAPI links). */
+const contactLinks = {
+  GetContact: { operationId: 'getContact', parameters: { id: '$response.body#/data/id' } },
+  UpdateContact: { operationId: 'updateContact', parameters: { id: '$response.body#/data/id' } },
+  DeleteContact: { operationId: 'deleteContact', parameters: { id: '$response.body#/data/id' } },
+};
 
 /** This service's part of the OpenAPI document, built from the schemas the routes parse and answer with. */
 export const contactsOpenApiFragment = (): OpenApiFragment => ({
@@ -33,7 +46,7 @@ export const contactsOpenApiFragment = (): OpenApiFragment => ({
     '/contacts': {
       get: {
         operationId: 'listContacts',
-        summary: 'List contacts, newest first, with filters and pagination.',
+        summary: 'List contacts, newest first, with filters (q, subscribed, bounced, and the `tag` extension) and pagination.',
         tags: TAGS,
         parameters: queryParameters(listContactsQuerySchema),
         responses: { '200': jsonResponse('One page of contacts.', 'ContactPage'), '422': invalid },
@@ -43,7 +56,13 @@ export const contactsOpenApiFragment = (): OpenApiFragment => ({
         summary: 'Create a contact; fields flat or nested under `contact`. The email domain is validated first.',
         tags: TAGS,
         requestBody: jsonRequest('CreateContactRequest'),
-        responses: { '201': jsonResponse('The created contact.', 'ContactResponse'), '400': badBody, '422': invalid },
+        responses: {
+          '201': { ...jsonResponse('The created contact.', 'ContactResponse'), links: contactLinks },
+          '400': badBody,
+          '413': tooLarge,
+          '415': notJson,
+          '422': invalid,
+        },
       },
     },
     '/contacts/{id}': {
@@ -64,6 +83,8 @@ export const contactsOpenApiFragment = (): OpenApiFragment => ({
           '200': jsonResponse('The updated contact.', 'ContactResponse'),
           '400': badBody,
           '404': notFound,
+          '413': tooLarge,
+          '415': notJson,
           '422': invalid,
         },
       },

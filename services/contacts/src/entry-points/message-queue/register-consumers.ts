@@ -1,5 +1,6 @@
 import type { Broker } from '@mailer/shared';
 import { contactBouncedConsumer } from './contact-bounced.consumer';
+import { contactConfirmedConsumer } from './contact-confirmed.consumer';
 import type { ConsumerDeps } from './consumer-deps';
 import { productEventConsumer } from './product-event.consumer';
 import { unsubscribeRequestedConsumer } from './unsubscribe-requested.consumer';
@@ -9,4 +10,5 @@ export function registerConsumers(broker: Broker, deps: ConsumerDeps): void {
   broker.consume(contactBouncedConsumer(deps));
   broker.consume(unsubscribeRequestedConsumer(deps));
   broker.consume(productEventConsumer(deps));
+  broker.consume(contactConfirmedConsumer(deps));
 }

@@ -1,6 +1,6 @@
-import { counterOf, gaugeOf, histogramOf, METRICS, type Pool, type Registry } from '@mailer/shared';
+import { counterOf, gaugeOf, histogramOf, METRICS, type DomainCheckObservation, type Pool, type Registry } from '@mailer/shared';
 import { oldestPendingAgeSeconds } from '../../data-access/outbox.repository';
-import type { DomainCheckObservation } from '../../domain/validate-email-domain';
+
 
 /** Counts each email-domain check by outcome and source, and times the DNS lookups. */
 export function domainCheckMetrics(registry: Registry): (observation: DomainCheckObservation) => void {

@@ -7,9 +7,9 @@ import { eventsRoutes } from './events.routes';
 import { ingestMetrics } from './ingest-metrics';
 import { eventsOpenApiFragment } from './openapi';
 
-export type EventsAppDeps = IngestDeps & { signingSecret: string; metrics: Registry };
+export type EventsAppDeps = IngestDeps & { signingSecret: string; metrics: Registry; metricsToken?: string };
 
-/** The body limit of one event (DESIGN.md: at most 64 KiB). */
+/** The body limit of one event (docs/api.md: at most 64 KiB). */
 export const EVENT_BODY_LIMIT = '64kb';
 
 /** The events HTTP app: health probes open, ingest behind the gateway's signature. */
@@ -33,7 +33,7 @@ export function buildApp(deps: EventsAppDeps): Express {
   );
   app.use(fragmentRoute(eventsOpenApiFragment()));
   // Internal port: scraped openly, like the health probes.
-  app.use(metricsRoutes(deps.metrics));
+  app.use(metricsRoutes(deps.metrics, deps.metricsToken));
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger, eventsStatusByCode));
   return app;

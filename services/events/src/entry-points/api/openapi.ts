@@ -4,9 +4,11 @@ import {
   errorBodySchema,
   jsonRequest,
   jsonResponse,
+  DOMAIN_ERRORS,
   validationErrorSchema,
   type OpenApiFragment,
 } from '@mailer/shared';
+import { z } from 'zod';
 import { acceptedEventSchema, eventInputSchema } from '../../domain/event-input';
 import { IDEMPOTENCY_KEY } from '../../domain/ingest-event';
 
@@ -35,12 +37,18 @@ export const eventsOpenApiFragment = (): OpenApiFragment => ({
             ...jsonResponse('Accepted: the event is queued for the automations.', 'EventAccepted'),
             headers: { 'Idempotent-Replayed': { description: '`true` when this is a replayed answer.', schema: { type: 'string' } } },
           },
-          '400': jsonResponse('The body is not a JSON object, or the Idempotency-Key is malformed.', 'Error'),
+          '400': jsonResponse('The body is not JSON or not a JSON object, or the Idempotency-Key is malformed.', 'Error'),
           '409': {
             ...jsonResponse('A request with this Idempotency-Key is still in progress.', 'Error'),
             headers: retryAfter('Seconds to wait before retrying.'),
           },
-          '422': jsonResponse('The event is invalid, or the Idempotency-Key was used with another body.', 'ValidationError'),
+          '413': jsonResponse('The body is larger than 64 KiB; nothing was published.', 'Error'),
+          '415': jsonResponse('The body is not `application/json`; nothing was published.', 'Error'),
+          '422': jsonResponse(
+            'The event is invalid (one sentence per problem), its address failed the domain check (`domain_error`, the body ' +
+              'contacts gives), or the Idempotency-Key was used with another body. Nothing was published.',
+            'EventValidationError',
+          ),
           '503': {
             ...jsonResponse('The event could not be stored; nothing was accepted. Retry later.', 'Error'),
             headers: retryAfter('Seconds to wait before retrying.'),
@@ -52,7 +60,14 @@ export const eventsOpenApiFragment = (): OpenApiFragment => ({
   components: {
     schemas: {
       ...componentSchemas(
-        { AcceptedEvent: acceptedEventSchema, EventAccepted: dataOf(acceptedEventSchema), Error: errorBodySchema, ValidationError: validationErrorSchema },
+        {
+          AcceptedEvent: acceptedEventSchema,
+          EventAccepted: dataOf(acceptedEventSchema),
+          Error: errorBodySchema,
+          EventValidationError: validationErrorSchema.extend({
+            domain_error: z.enum(DOMAIN_ERRORS).optional().describe('Set only when the email domain check failed.'),
+          }),
+        },
         'output',
       ),
       ...componentSchemas({ ProductEvent: eventInputSchema }, 'input'),

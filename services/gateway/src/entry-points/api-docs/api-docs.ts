@@ -8,6 +8,8 @@ export interface FragmentSource {
   name: string;
   url: string;
   server: ApiServer;
+  /** Left out of the document (logged) when it does not answer, instead of failing the whole document. */
+  optional?: boolean;
 }
 
 export interface ApiDocsOptions {
@@ -22,6 +24,7 @@ export interface ApiDocsOptions {
 // Only the skeleton is checked: the fragment comes from our own services, but a wrong upstream URL must fail clearly.
 const fragmentShape = z.object({
   paths: z.record(z.string(), z.record(z.string(), z.looseObject({ responses: z.record(z.string(), z.unknown()) }))),
+  webhooks: z.record(z.string(), z.record(z.string(), z.looseObject({ responses: z.record(z.string(), z.unknown()) }))).optional(),
   components: z.object({ schemas: z.record(z.string(), z.record(z.string(), z.unknown())) }),
 });
 
@@ -44,9 +47,18 @@ export class ApiDocs {
 
   private async build(): Promise<OpenApiDocument> {
     const fragments = await Promise.all(
-      this.options.sources.map(async (source) => ({ ...source, fragment: await this.fetchFragment(source) })),
+      this.options.sources.map(async (source) => ({
+        ...source,
+        fragment: await this.fetchFragment(source).catch((error: unknown) => {
+          if (source.optional) return undefined;
+          throw error;
+        }),
+      })),
     );
-    return mergeDocument(fragments, this.options.version);
+    return mergeDocument(
+      fragments.flatMap(({ fragment, ...source }) => (fragment ? [{ ...source, fragment }] : [])),
+      this.options.version,
+    );
   }
 
   private async fetchFragment(source: FragmentSource): Promise<OpenApiFragment> {

@@ -1,5 +1,5 @@
 import type { JsonSchema, OpenApiOperation, OpenApiParameter } from '@mailer/shared';
-import { html, type SafeHtml } from '../settings/html';
+import { html, type SafeHtml } from '../html';
 import type { OpenApiDocument } from './openapi-document';
 import { fieldsOf, fieldTable, schemaNameOf, typeText } from './schema-text';
 
@@ -58,11 +58,11 @@ ${fieldTable(fieldsOf(schema, document.components.schemas), `${name} fields`)}${
   );
 }
 
-/** The reference page: server-rendered, no script, the settings screen's stylesheet. */
+/** The reference page: server-rendered, no script, the account app's stylesheet. */
 export function docsPage(document: OpenApiDocument): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${document.info.title} reference</title><link rel="stylesheet" href="/settings/assets/style.css"></head>
+<title>${document.info.title} reference</title><link rel="stylesheet" href="/app/assets/style.css"></head>
 <body><main>
 <h1>${document.info.title} ${document.info.version}</h1>
 <p>${document.info.description}</p>

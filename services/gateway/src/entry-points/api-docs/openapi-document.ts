@@ -18,6 +18,8 @@ export interface OpenApiDocument {
   security: Record<string, string[]>[];
   tags: { name: string }[];
   paths: Record<string, Record<string, unknown> & { servers?: OpenApiDocument['servers'] }>;
+  /** OpenAPI 3.1: the requests this installation makes to an account's webhook endpoints. */
+  webhooks?: Record<string, Record<string, OpenApiOperation>>;
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, unknown>;
@@ -112,8 +114,13 @@ export function mergeDocument(fragments: SourcedFragment[], version: string): Op
   mergeSchemas(schemas, componentSchemas({ Error: errorBodySchema }, 'output'), 'gateway');
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Set<string>();
+  const webhooks: NonNullable<OpenApiDocument['webhooks']> = {};
   for (const { name, server, fragment } of fragments) {
     mergeSchemas(schemas, fragment.components.schemas, name);
+    for (const [type, item] of Object.entries(fragment.webhooks ?? {})) {
+      Object.values(item).forEach((operation) => operation.tags.forEach((tag) => tags.add(tag)));
+      webhooks[type] = item;
+    }
     for (const [path, item] of Object.entries(fragment.paths)) {
       if (path in paths) throw new Error(`path ${path} is documented by two services`);
       const merged: OpenApiDocument['paths'][string] = server === 'events' ? { servers: [EVENTS_SERVER] } : {};
@@ -138,6 +145,7 @@ export function mergeDocument(fragments: SourcedFragment[], version: string): Op
     security: [{ bearerAuth: [] }],
     tags: [...tags].map((tag) => ({ name: tag })),
     paths,
+    ...(Object.keys(webhooks).length > 0 ? { webhooks } : {}),
     components: {
       schemas,
       responses: GATEWAY_RESPONSES,

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@mailer/shared';
-import { html, type SafeHtml } from '../settings/html';
+import { html, type SafeHtml } from '../html';
 
 const REF_PREFIX = '#/components/schemas/';
 

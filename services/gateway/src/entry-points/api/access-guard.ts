@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AuthVerdict, KeyAuthenticator } from '../../domain/key-authenticator';
+import { limitAddress } from '../../domain/limit-address';
 import type { LimitDecision, LimitMode } from '../../domain/rate-limit';
 import type { ResilientLimiter } from '../../data-access/resilient-limiter';
 import type { AccessMetrics } from '../metrics/access-metrics';
@@ -19,12 +20,21 @@ export interface AccessDeps {
   /** Called for each request a key makes (throttled by the callee). */
   keyUsed: (keyRowId: number) => void;
   metrics: AccessMetrics;
+  /**
+   * A refused key is answered no sooner than this many ms after the request arrived, so a 401 takes
+   * the same time whether the key id exists (its row in memory) or not (a database look-up).
+   */
+  authFailureMinMs?: number;
 }
+
+const waitUntil = (deadline: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - performance.now())));
 
 /** The authenticated account, for the proxy to sign. */
 export const accountOf = (res: Response): number | undefined => res.locals.accountId as number | undefined;
 
-const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+/** The unit limits count: the client's address, or its IPv6 /64 (one host's), see limitAddress. */
+const clientIp = (req: Request) => limitAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 
 const modeOf = (verdict: AuthVerdict): LimitMode => (verdict.kind === 'invalid' ? 'fail' : 'key');
 
@@ -35,6 +45,7 @@ const modeOf = (verdict: AuthVerdict): LimitMode => (verdict.kind === 'invalid' 
  */
 export function accessGuard(deps: AccessDeps, options: { requireKey: boolean }): RequestHandler {
   return async (req, res, next) => {
+    const arrived = performance.now();
     const ip = clientIp(req);
     if (!options.requireKey) {
       const decision = await deps.limiter.check({ ip, mode: 'anon' });
@@ -65,6 +76,7 @@ export function accessGuard(deps: AccessDeps, options: { requireKey: boolean }):
       if (decision.outcome === 'revoked' && verdict.keyId) deps.authenticator.evict(verdict.keyId);
       deps.metrics.authFailed(verdict.kind === 'invalid' ? verdict.reason : 'revoked');
       deps.logger.debug({ keyId: verdict.keyId, ip }, 'authentication failed');
+      await waitUntil(arrived + (deps.authFailureMinMs ?? 0));
       res.status(401).json(UNAUTHORIZED_BODY);
       return;
     }

@@ -2,12 +2,13 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { errorMiddleware, healthRoutes, httpMetrics, notFoundHandler, requestId, traceRequests, type Pool, type Redis, type Registry } from '@mailer/shared';
 import { gatewayStatusByCode } from '../../domain/gateway.errors';
-import { settingsRoutes } from '../settings/settings.routes';
-import type { SettingsDeps } from '../settings/settings-deps';
 import { protectedMetricsRoutes } from '../metrics/protected-metrics';
 import { apiDocsRoutes } from '../api-docs/api-docs.routes';
+import { homeRoutes } from '../home/home.routes';
 import type { ApiDocs } from '../api-docs/api-docs';
 import { accessGuard, type AccessDeps } from './access-guard';
+import type { AppProxy } from './app-proxy';
+import { appErrorPage } from './app-error-page';
 import type { UpstreamProxy } from './upstream-proxy';
 
 export interface GatewayAppDeps {
@@ -15,7 +16,8 @@ export interface GatewayAppDeps {
   pool: Pool;
   redis: Redis;
   access: AccessDeps;
-  settings: SettingsDeps;
+  /** The account app (services/web): /app and /settings are its pages. */
+  appProxy: AppProxy;
   upstreams: { contacts: UpstreamProxy; campaigns: UpstreamProxy; events: UpstreamProxy; automation: UpstreamProxy };
   /** Addresses (or CIDR ranges) of proxies whose X-Forwarded-For is believed; empty: the socket address. */
   trustProxy: string[];
@@ -56,8 +58,8 @@ function finish(app: Express, deps: GatewayAppDeps, publicGuard: RequestHandler)
 }
 
 /**
- * The REST listener: `/api/v1/*` behind an API key; `/unsubscribe/*` and the settings screen
- * (`/settings`, signed in with email and password) public, limited by IP.
+ * The REST listener: `/api/v1/*` behind an API key; `/unsubscribe/*`, the account app (`/app`,
+ * `/settings`, proxied to services/web) and the start page `/` public, limited by IP.
  */
 export function buildRestApp(deps: GatewayAppDeps): Express {
   const app = baseApp(deps);
@@ -70,7 +72,13 @@ export function buildRestApp(deps: GatewayAppDeps): Express {
   app.use('/api/v1/campaigns', deps.upstreams.campaigns.handler());
   app.use('/api/v1', notFoundHandler());
   app.use('/unsubscribe', publicGuard, deps.upstreams.automation.handler());
-  app.use('/settings', publicGuard, settingsRoutes(deps.settings));
+  // Double opt-in's confirm link (automation's page, like unsubscribe).
+  app.use('/confirm', publicGuard, deps.upstreams.automation.handler());
+  // Each account's hosted subscribe form (contacts' page).
+  app.use('/subscribe', publicGuard, deps.upstreams.contacts.handler());
+  // The account app keeps the one address users know; /settings is now its settings section.
+  app.use(['/app', '/settings'], publicGuard, deps.appProxy.handler(), appErrorPage);
+  app.use(homeRoutes(publicGuard));
   return finish(app, deps, publicGuard);
 }
 

@@ -14,8 +14,21 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-/** Never forwarded inward: credentials stay at the door; the identity header is ours alone to set. */
-const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'authorization', 'cookie', IDENTITY_HEADER, 'expect', 'x-forwarded-for']);
+/**
+ * Never forwarded inward: credentials stay at the door; the identity header is ours alone to set;
+ * the body goes on decoded and whole, so its encoding and length are the proxy's to state.
+ */
+const NOT_FORWARDED = new Set([
+  ...HOP_BY_HOP,
+  'host',
+  'authorization',
+  'cookie',
+  IDENTITY_HEADER,
+  'expect',
+  'x-forwarded-for',
+  'content-encoding',
+  'content-length',
+]);
 
 /** Never copied outward: our rate-limit headers describe the gateway's limits, not the upstream's. */
 const NOT_RETURNED = new Set([...HOP_BY_HOP, 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);

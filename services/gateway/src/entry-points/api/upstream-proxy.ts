@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ClientAborted, requestBody } from './request-body';
 import type { Logger } from 'pino';
 import { Pool, type Dispatcher } from 'undici';
 import { AppError, IDENTITY_HEADER, injectTraceContext, SERVICE_ATTRIBUTE, signIdentity, SpanKind, withSpan } from '@mailer/shared';
@@ -12,6 +13,8 @@ export interface UpstreamOptions {
   url: string;
   signingSecret: string;
   timeoutMs: number;
+  /** The largest request body forwarded (after any Content-Encoding is undone); larger is 413. */
+  maxBodyBytes: number;
   logger: Logger;
 }
 
@@ -19,7 +22,7 @@ const SMALL_BODY_BYTES = 64 * 1024;
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
-function upstreamError(name: string, error: unknown): AppError {
+export function upstreamError(name: string, error: unknown): AppError {
   const code = (error as { code?: string } | null)?.code ?? '';
   if (UNREACHABLE.has(code)) {
     return new AppError(GatewayErrorCodes.UPSTREAM_UNAVAILABLE, `${name} service unavailable`).withHeaders({ 'Retry-After': '5' });
@@ -31,29 +34,10 @@ function upstreamError(name: string, error: unknown): AppError {
 }
 
 /**
- * The body to forward: none, a small body read whole (sent upstream with its length in one write,
- * cheaper than piping a stream through), or the request itself, streamed, when it is large or its
- * length is not announced.
- */
-function requestBody(req: Request): Promise<Buffer | Request | null> {
-  const length = req.headers['content-length'];
-  if (req.headers['transfer-encoding'] !== undefined) return Promise.resolve(req);
-  if (length === undefined || length === '0') return Promise.resolve(null);
-  if (Number(length) > SMALL_BODY_BYTES) return Promise.resolve(req);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once('error', reject);
-    // 'close' before 'end' means the client hung up mid-body (resolving first makes this a no-op).
-    req.once('close', () => reject(new Error('request aborted')));
-  });
-}
-
-/**
  * Forwards the request to one internal service over a keep-alive pool, path and query unchanged,
- * small bodies read whole, large ones streamed. The account (when the route is authenticated)
- * travels in the signed identity header; the caller's credentials never go further than the gateway.
+ * the body read whole (bounded) and sent with its length. The account (when the route is
+ * authenticated) travels in the identity header, signed for this method, path, query and body;
+ * the caller's credentials never go further than the gateway.
  */
 export class UpstreamProxy {
   private readonly pool: Pool;
@@ -80,21 +64,29 @@ export class UpstreamProxy {
   }
 
   private async forward(req: Request, res: Response, next: NextFunction): Promise<void> {
+    let body: Buffer | null;
+    try {
+      body = await requestBody(req, this.options.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof ClientAborted) {
+        this.options.logger.debug({ upstream: this.options.name }, 'client request interrupted');
+        return;
+      }
+      next(error);
+      return;
+    }
     const requestId = String(req.headers['x-request-id']);
     const accountId = accountOf(res);
     const extra: Record<string, string> = { 'x-request-id': requestId, 'x-forwarded-for': req.ip ?? '' };
+    if (body) extra['content-length'] = String(body.length);
     if (accountId !== undefined) {
-      extra[IDENTITY_HEADER] = signIdentity({ accountId, requestId }, this.options.signingSecret);
+      extra[IDENTITY_HEADER] = signIdentity(
+        { accountId, requestId },
+        { method: req.method, path: req.originalUrl, body },
+        this.options.signingSecret,
+      );
     }
     injectTraceContext(extra);
-    let body: Buffer | Request | null;
-    try {
-      body = await requestBody(req);
-    } catch (error) {
-      // The client went away (or broke off) mid-body: there is no one left to answer.
-      this.options.logger.debug({ err: error, upstream: this.options.name }, 'client request interrupted');
-      return;
-    }
     let upstream;
     try {
       upstream = await this.pool.request({

@@ -1,0 +1,118 @@
+import type { ArrivalSink } from './arrival-sink';
+import type { Cleanup } from './cleanup';
+import { cpuPerRequest, cpuSnapshot, type CpuPerRequest } from './cpu-meter';
+import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
+import { cli } from './operator-setup';
+import { forgetSinkMessages } from './sink-arrivals';
+import { startDeadReceiver, startLiveReceiver, type BenchReceiver } from './webhook-receivers';
+
+/** Every type a sign-up event causes (a new contact, its email, the run's end), so each event means deliveries. */
+const EVENT_TYPES = ['contact.created', 'contact.updated', 'email.sent', 'email.failed', 'workflow.completed'];
+const WEBHOOKS_CLI = 'services/webhooks/dist/cli/admin.js';
+
+export type WebhookVariant = 'none' | 'live' | 'dead';
+/** Round 1 in this order, round 2 in reverse, and so on: no variant always runs on a warmer stack. */
+const VARIANTS: WebhookVariant[] = ['none', 'live', 'dead'];
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+export interface VariantFigures {
+  runs: EventToEmailResult[];
+  /** CPU per accepted event of each run, per service and machine-wide (Postgres included): where the time went. */
+  cpuPerEvent: CpuPerRequest[];
+  /** Medians over the rounds. */
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface DeadWebhookResult {
+  ratePerS: number;
+  rounds: number;
+  /** No endpoint; an endpoint answering 204 at once; an endpoint that never answers. */
+  variants: Record<WebhookVariant, VariantFigures>;
+  /** dead over none (what the issue asks): 1 means the dead endpoint cost event -> email nothing. */
+  deadVsNone: { p50: number; p99: number };
+  /** dead over live: the deadness alone, with the same webhook traffic. */
+  deadVsLive: { p50: number; p99: number };
+  /** Connections each receiver accepted: proof the webhooks service was delivering to it. */
+  connections: { live: number; dead: number };
+}
+
+/**
+ * Issue #22: a dead webhook endpoint must not slow event -> email. The sign-up scenario at one rate
+ * in rounds of three variants in this run: no endpoint; the account's endpoint on a receiver that
+ * answers at once; the endpoint on a socket that accepts and never answers (each attempt waits out
+ * its timeout). Both endpoints subscribe to every type the scenario causes; only the one of the
+ * variant is enabled while it runs.
+ */
+export async function measureDeadWebhook(options: {
+  env: NodeJS.ProcessEnv;
+  sink: ArrivalSink;
+  eventsUrl: string;
+  account: { accountId: number; apiKey: string };
+  runId: string;
+  ratePerS: number;
+  seconds: number;
+  rounds: number;
+  stragglerWaitMs: number;
+  cleanup: Cleanup;
+  /** The services' processes, for CPU per event. */
+  pids: ReadonlyMap<string, number>;
+  settle: (scenario: string) => Promise<void>;
+}): Promise<DeadWebhookResult> {
+  const receivers: Record<'live' | 'dead', BenchReceiver> = { live: await startLiveReceiver(), dead: await startDeadReceiver() };
+  options.cleanup.add('webhook receivers', () => Promise.all([receivers.live.close(), receivers.dead.close()]).then(() => undefined));
+  const endpointIds: Record<'live' | 'dead', number> = { live: 0, dead: 0 };
+  for (const variant of ['live', 'dead'] as const) {
+    const created = await cli<{ id: number }>(options.env, WEBHOOKS_CLI, [
+      'webhooks', 'create', '--account', String(options.account.accountId), '--url', receivers[variant].url, '--events', EVENT_TYPES.join(','), '--disable',
+    ]);
+    endpointIds[variant] = created.id;
+  }
+  const setEnabled = (variant: 'live' | 'dead', enabled: boolean) =>
+    cli(options.env, WEBHOOKS_CLI, ['webhooks', 'update', '--id', String(endpointIds[variant]), enabled ? '--enable' : '--disable']);
+
+  const runs: Record<WebhookVariant, EventToEmailResult[]> = { none: [], live: [], dead: [] };
+  const cpu: Record<WebhookVariant, CpuPerRequest[]> = { none: [], live: [], dead: [] };
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
+      if (variant !== 'none') await setEnabled(variant, true);
+      forgetSinkMessages(options.sink);
+      await options.settle(`event -> email at ${options.ratePerS}/s, webhook endpoint: ${variant} (round ${round + 1})`);
+      const before = cpuSnapshot(options.pids);
+      const run = await measureEventToEmail({
+        sink: options.sink,
+        eventsUrl: options.eventsUrl,
+        apiKey: options.account.apiKey,
+        // Addresses of their own: the welcome workflow sends once per contact.
+        runId: `${options.runId}${variant}${round}`,
+        ratePerS: options.ratePerS,
+        seconds: options.seconds,
+        stragglerWaitMs: options.stragglerWaitMs,
+      });
+      runs[variant].push(run);
+      cpu[variant].push(cpuPerRequest(before, cpuSnapshot(options.pids), run.accepted));
+      if (variant !== 'none') await setEnabled(variant, false);
+    }
+  }
+  forgetSinkMessages(options.sink);
+  const figures = (variant: WebhookVariant): VariantFigures => ({
+    runs: runs[variant],
+    cpuPerEvent: cpu[variant],
+    p50Ms: median(runs[variant].map((run) => run.p50Ms)),
+    p99Ms: median(runs[variant].map((run) => run.p99Ms)),
+  });
+  const variants = { none: figures('none'), live: figures('live'), dead: figures('dead') };
+  return {
+    ratePerS: options.ratePerS,
+    rounds: options.rounds,
+    variants,
+    deadVsNone: { p50: variants.dead.p50Ms / variants.none.p50Ms, p99: variants.dead.p99Ms / variants.none.p99Ms },
+    deadVsLive: { p50: variants.dead.p50Ms / variants.live.p50Ms, p99: variants.dead.p99Ms / variants.live.p99Ms },
+    connections: { live: receivers.live.connections(), dead: receivers.dead.connections() },
+  };
+}

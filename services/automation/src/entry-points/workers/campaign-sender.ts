@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { CampaignContent } from '@mailer/shared';
+import { crashPoint } from '../../crash-point';
+import { sendingDeliveries, type CampaignDelivery } from '../../data-access/campaign-deliveries.repository';
+import { claimCampaignSends, type ClaimedCampaignSend } from '../../data-access/campaign-sends.repository';
+import { sendCampaignEmail } from '../../domain/campaigns/send-campaign-email';
+import { OutcomeBatcher } from '../../domain/campaigns/outcome-batcher';
+import type { SendContext } from '../../domain/sending/send-context';
+import { TokenBucket } from './token-bucket';
+
+export interface CampaignSenderOptions {
+  /** Campaign sends in flight at once on this instance. */
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+  /** Emails per second per account when the account set none (CAMPAIGN_RATE_PER_SECOND). */
+  defaultRatePerSecond: number;
+  /** True while workflow emails are waiting for the pipeline: campaigns then claim nothing new. */
+  workflowsBusy: () => boolean;
+  afterSend?: () => void;
+}
+
+/**
+ * Sends the campaigns in flight, behind workflow emails: claims a campaign's due ledger rows only
+ * as fast as its account's rate allows and only while the workflow scheduler has room, so a big
+ * campaign neither floods the relay nor delays a welcome email by more than one send.
+ */
+export class CampaignSender {
+  readonly instance = `automation-campaigns-${randomUUID()}`;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly buckets = new Map<number, TokenBucket>();
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private readonly outcomes: OutcomeBatcher;
+
+  constructor(
+    private readonly ctx: SendContext,
+    private readonly options: CampaignSenderOptions,
+  ) {
+    this.outcomes = OutcomeBatcher.forPool(ctx.pool, ctx.logger);
+  }
+
+  start(): void {
+    this.running = this.run();
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeUp?.();
+    await this.running;
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let waitMs = this.options.pollMs;
+      try {
+        waitMs = await this.tick();
+      } catch (error) {
+        this.ctx.logger.warn({ err: error }, 'campaign sender iteration failed');
+      }
+      if (waitMs > 0 && !this.stopped) await this.pause(waitMs);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      this.wakeUp = undefined;
+    });
+  }
+
+  /** One pass over the campaigns in flight; resolves to how long to wait before the next. */
+  private async tick(): Promise<number> {
+    if (this.options.workflowsBusy()) return 5;
+    const free = this.options.concurrency - this.inFlight.size;
+    // Under load, claim a quarter of the pipeline at a time rather than one row per finished send.
+    if (free < Math.max(1, Math.floor(this.options.concurrency / 4))) {
+      await Promise.race([...this.inFlight]);
+      return 0;
+    }
+    const deliveries = await sendingDeliveries(this.ctx.pool);
+    if (deliveries.length === 0) return this.options.pollMs;
+    let claimedAny = false;
+    let soonest = this.options.pollMs;
+    for (const delivery of deliveries) {
+      const room = this.options.concurrency - this.inFlight.size;
+      if (room <= 0) break;
+      const bucket = this.bucketOf(delivery);
+      const tokens = bucket.available();
+      if (tokens < 1) {
+        soonest = Math.min(soonest, bucket.msUntilNext());
+        continue;
+      }
+      const claimed = await claimCampaignSends(this.ctx.pool, delivery.campaign_id, this.instance, Math.min(room, tokens), this.options.leaseMs);
+      if (claimed.length === 0) continue;
+      // Test-only: the claims are committed with our lease, nothing is sent yet.
+      crashPoint('after_claim');
+      bucket.take(claimed.length);
+      claimedAny = true;
+      for (const send of claimed) this.launch(send, delivery.content);
+    }
+    return claimedAny ? 0 : soonest;
+  }
+
+  private bucketOf(delivery: CampaignDelivery): TokenBucket {
+    const rate = delivery.rate_per_second ?? this.options.defaultRatePerSecond;
+    let bucket = this.buckets.get(delivery.account_id);
+    if (!bucket) {
+      bucket = new TokenBucket(rate);
+      this.buckets.set(delivery.account_id, bucket);
+    }
+    bucket.setRate(rate);
+    return bucket;
+  }
+
+  private launch(send: ClaimedCampaignSend, content: CampaignContent): void {
+    const work = sendCampaignEmail(this.ctx, send, content, this.outcomes)
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          this.ctx.logger.error({ err: error, campaignId: send.campaign_id, contactId: send.contact_id }, 'campaign send failed unexpectedly; the lease will expire and it is retried'),
+      )
+      .finally(() => {
+        this.inFlight.delete(work);
+        this.options.afterSend?.();
+        this.wakeUp?.();
+      });
+    this.inFlight.add(work);
+  }
+}
+

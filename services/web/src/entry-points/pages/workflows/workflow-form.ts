@@ -1,0 +1,172 @@
+import type { WorkflowDocument } from '../../../data-access/automation.client';
+
+/** How many empty rows the form offers beyond what the workflow has (saving adds more). */
+const SPARE_STEPS = 2;
+const SPARE_CONDITIONS = 1;
+export const CONDITION_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'exists'] as const;
+
+export interface ConditionRow {
+  property: string;
+  op: string;
+  value: string;
+}
+
+export interface StepRow {
+  id: string;
+  type: 'email' | 'wait';
+  duration: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** The form as the person filled it in: strings only, so it can be shown again unchanged. */
+export interface WorkflowForm {
+  name: string;
+  event: string;
+  transactional: boolean;
+  fallbacks: string;
+  conditions: ConditionRow[];
+  steps: StepRow[];
+}
+
+const blankCondition = (): ConditionRow => ({ property: '', op: 'eq', value: '' });
+const blankStep = (index: number): StepRow => ({ id: `step-${index + 1}`, type: 'email', duration: '', subject: '', html: '', text: '' });
+
+/** The form rows, with spare empty rows at the end for adding conditions and steps. */
+export function withSpareRows(form: WorkflowForm): WorkflowForm {
+  const conditions = [...form.conditions, ...Array.from({ length: SPARE_CONDITIONS }, blankCondition)];
+  const steps = [...form.steps];
+  for (let i = 0; i < SPARE_STEPS; i += 1) steps.push(blankStep(steps.length));
+  return { ...form, conditions, steps };
+}
+
+const scalarText = (value: string | number | boolean | undefined) => (value === undefined ? '' : String(value));
+
+export function formOfDocument(document: WorkflowDocument): WorkflowForm {
+  return {
+    name: document.name,
+    event: document.trigger.event,
+    transactional: document.transactional ?? false,
+    fallbacks: Object.entries(document.fallbacks ?? {})
+      .map(([key, value]) => `${key}=${String(value)}`)
+      .join('\n'),
+    conditions: (document.trigger.where ?? []).map((c) => ({ property: c.property, op: c.op, value: scalarText(c.value) })),
+    steps: document.steps.map((step) =>
+      step.type === 'wait'
+        ? { id: step.id, type: 'wait', duration: step.duration, subject: '', html: '', text: '' }
+        : { id: step.id, type: 'email', duration: '', subject: step.subject, html: step.html ?? '', text: step.text ?? '' },
+    ),
+  };
+}
+
+export const emptyForm = (): WorkflowForm => ({ name: '', event: '', transactional: false, fallbacks: '', conditions: [], steps: [] });
+
+const str = (body: Record<string, unknown>, key: string) => {
+  const value = body[key];
+  return typeof value === 'string' ? value : '';
+};
+
+const MAX_ROWS = 60;
+
+/** Reads the posted form (urlencoded `cond_N_*`, `step_N_*` fields) back into rows. */
+export function formOfBody(body: Record<string, unknown>): WorkflowForm {
+  const conditions: ConditionRow[] = [];
+  const steps: StepRow[] = [];
+  for (let i = 0; i < MAX_ROWS && `cond_${i}_property` in body; i += 1) {
+    conditions.push({ property: str(body, `cond_${i}_property`), op: str(body, `cond_${i}_op`) || 'eq', value: str(body, `cond_${i}_value`) });
+  }
+  for (let i = 0; i < MAX_ROWS && `step_${i}_id` in body; i += 1) {
+    steps.push({
+      id: str(body, `step_${i}_id`),
+      type: str(body, `step_${i}_type`) === 'wait' ? 'wait' : 'email',
+      duration: str(body, `step_${i}_duration`),
+      subject: str(body, `step_${i}_subject`),
+      html: str(body, `step_${i}_html`),
+      text: str(body, `step_${i}_text`),
+    });
+  }
+  return { name: str(body, 'name'), event: str(body, 'trigger_event'), transactional: body.transactional === 'on', fallbacks: str(body, 'fallbacks'), conditions, steps };
+}
+
+/**
+ * A value typed in a form is text; numbers and true/false become JSON numbers and booleans, which
+ * is what a workflow file would say (conditions compare "85" and 85 alike anyway).
+ */
+function typed(value: string): string | number | boolean {
+  const trimmed = value.trim();
+  if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true';
+  if (/^-?\d{1,15}(\.\d{1,15})?$/.test(trimmed)) return Number(trimmed);
+  return value;
+}
+
+const isBlankStep = (step: StepRow) => !step.subject.trim() && !step.html.trim() && !step.text.trim() && !step.duration.trim();
+
+/**
+ * The workflow file the form describes (automation validates it), and for each of its conditions
+ * and steps the form row it came from (blank rows are left out), so that a problem at
+ * `steps.1.subject` is shown next to the right field. Fallback lines that are not `key=value`
+ * are reported here, in the same path form.
+ */
+export function documentOfForm(form: WorkflowForm): { document: Record<string, unknown>; conditionRows: number[]; stepRows: number[]; problems: string[] } {
+  const conditionRows: number[] = [];
+  const stepRows: number[] = [];
+  const problems: string[] = [];
+  const where = form.conditions.flatMap((c, row) => {
+    if (!c.property.trim() && !c.value.trim()) return [];
+    conditionRows.push(row);
+    return [c.op === 'exists' ? { property: c.property.trim(), op: c.op } : { property: c.property.trim(), op: c.op, value: typed(c.value) }];
+  });
+  const steps = form.steps.flatMap((s, row): Array<Record<string, string>> => {
+    if (isBlankStep(s)) return [];
+    stepRows.push(row);
+    if (s.type === 'wait') return [{ id: s.id.trim(), type: 'wait', duration: s.duration.trim() }];
+    return [{ id: s.id.trim(), type: 'email', subject: s.subject, ...(s.html.trim() ? { html: s.html } : {}), ...(s.text.trim() ? { text: s.text } : {}) }];
+  });
+  const fallbacks: Record<string, string | number | boolean> = {};
+  form.fallbacks.split(/\r?\n/).forEach((line, index) => {
+    if (!line.trim()) return;
+    const at = line.indexOf('=');
+    if (at < 1) problems.push(`fallbacks: line ${index + 1} must be name=value`);
+    else fallbacks[line.slice(0, at).trim()] = typed(line.slice(at + 1).trim());
+  });
+  const document = {
+    name: form.name,
+    trigger: { event: form.event.trim(), ...(where.length > 0 ? { where } : {}) },
+    transactional: form.transactional,
+    fallbacks,
+    steps,
+  };
+  return { document, conditionRows, stepRows, problems };
+}
+
+/** Problems by form field (`name`, `trigger_event`, `cond_2_value`, `step_1_subject`, …); `form` for the rest. */
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * Places each of automation's messages (`steps.1.subject: …`, `trigger.where.0.value …`) next to
+ * its field, translating document indices back to form rows.
+ */
+export function fieldErrorsOf(messages: string[], rows: { conditionRows: number[]; stepRows: number[] }): FieldErrors {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  for (const message of messages) {
+    const match = /^([A-Za-z_]+(?:\.[A-Za-z0-9_]+)*):?\s+(.*)$/s.exec(message);
+    const path = match?.[1]?.split('.') ?? [];
+    const text = match?.[2] ?? message;
+    if (path[0] === 'name') add('name', text);
+    else if (path[0] === 'trigger' && path[1] === 'event') add('trigger_event', text);
+    else if (path[0] === 'trigger' && path[1] === 'where' && path[2] !== undefined) {
+      const row = rows.conditionRows[Number(path[2])];
+      add(row === undefined ? 'conditions' : `cond_${row}_${path[3] ?? 'property'}`, text);
+    } else if (path[0] === 'trigger') add('conditions', text);
+    else if (path[0] === 'fallbacks') add('fallbacks', text);
+    else if (path[0] === 'steps' && path[1] !== undefined && /^\d+$/.test(path[1])) {
+      const row = rows.stepRows[Number(path[1])];
+      const part = path[2] && ['id', 'type', 'duration', 'subject', 'html', 'text'].includes(path[2]) ? path[2] : 'id';
+      add(row === undefined ? 'steps' : `step_${row}_${part}`, text);
+    } else if (path[0] === 'steps') add('steps', text);
+    else add('form', message);
+  }
+  return errors;
+}

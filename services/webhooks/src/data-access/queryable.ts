@@ -1,0 +1,3 @@
+import type { Pool, PoolClient } from '@mailer/shared';
+
+export type Queryable = Pool | PoolClient;

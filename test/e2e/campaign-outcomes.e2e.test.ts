@@ -1,0 +1,120 @@
+import { waitFor } from '@mailer/shared/testing';
+import { startProduct, type Product } from './stack-harness';
+import { campaignDriver, createContacts } from './support/campaign-driver';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('campaign outcomes: skips, unsubscribes, cancel, retry failed, test send (issue #19)', () => {
+  let product: Product;
+  beforeAll(async () => {
+    product = await startProduct({
+      gatewayEnv: { RATE_LIMIT_IP_PER_MIN: '1000000', RATE_LIMIT_KEY_PER_MIN: '1000000', RATE_LIMIT_KEY_PER_HOUR: '10000000' },
+      // Two attempts, a few ms apart: a temporary failure becomes final within the test.
+      env: { SEND_MAX_ATTEMPTS: '2', SEND_RETRY_INITIAL_MS: '20', SEND_RETRY_MAX_MS: '50' },
+    });
+  }, 60_000);
+  afterAll(() => product?.stop());
+  afterEach(() => {
+    product.smtp.onRecipient = () => ({ accept: true });
+  });
+
+  const sinkFor = (prefix: string) => product.smtp.messages.filter((message) => message.to.some((to) => to.startsWith(prefix)));
+  const people = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ email: `${prefix}${String(i).padStart(2, '0')}@example.test`, subscribed: true }));
+
+  it('skips a contact who unsubscribes before their email goes out, and counts unsubscribes through the campaign link', async () => {
+    const account = await product.anAccountWithKey();
+    const drive = campaignDriver(product, account);
+    const p = `skip${account.accountId}-`;
+    const ids = await createContacts(product, account.key, account.accountId, people(p, 10));
+    await drive.setRate(4);
+    const id = await drive.create({ name: 'Skips', title: 'Skips', html: '<p>Skips</p>' });
+    await drive.act(id, 'approve');
+    await drive.act(id, 'send');
+    // The last contact in the ledger's order opts out while the first ones are being sent.
+    expect((await product.api(account.key, 'PATCH', `/contacts/${ids.at(-1)}`, { subscribed: false })).status).toBe(200);
+    const { view } = await drive.watchUntil(id, (current) => current.status === 'sent', 20_000);
+    expect(view).toMatchObject({ total_recipients: 10, emails_sent: 9, emails_failed: 0 });
+    expect(sinkFor(p)).toHaveLength(9);
+    expect(await drive.recipients(id, 'skipped')).toEqual([expect.objectContaining({ email: `${p}09@example.test`, outcome: 'skipped', reason: expect.stringMatching(/unsubscribed|suppressed|not subscribed/) })]);
+
+    const link = /^<(.+)>$/.exec(sinkFor(p)[0]!.headers.get('list-unsubscribe') ?? '')?.[1];
+    expect(link).toContain('/unsubscribe/c1.');
+    const oneClick = await fetch(link!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(oneClick.status).toBe(200);
+    await drive.watchUntil(id, (current) => current.unsubscribes_count === 1, 10_000);
+  }, 40_000);
+
+  it('cancel mid-send stops sending, marks the campaign failed "cancelled" and skips the rest', async () => {
+    const account = await product.anAccountWithKey();
+    const drive = campaignDriver(product, account);
+    const p = `cancel${account.accountId}-`;
+    await createContacts(product, account.key, account.accountId, people(p, 20));
+    await drive.setRate(5);
+    const id = await drive.create({ name: 'Cancel me', title: 'Cancel', html: '<p>Cancel</p>' });
+    await drive.act(id, 'approve');
+    await drive.act(id, 'send');
+    await waitFor(() => (sinkFor(p).length >= 3 ? true : undefined), { timeoutMs: 10_000 });
+    const cancelled = await drive.act(id, 'cancel');
+    expect(cancelled).toMatchObject({ status: 'failed', failure_reason: 'cancelled' });
+    await sleep(1000);
+    const sent = sinkFor(p).length;
+    await sleep(1000);
+    expect(sinkFor(p).length).toBe(sent);
+    expect(sent).toBeLessThan(20);
+    const skipped = await waitFor(async () => {
+      const rows = await drive.recipients(id, 'skipped');
+      return rows.length === 20 - sent ? rows : undefined;
+    });
+    expect(skipped.every((row) => row.reason === 'cancelled')).toBe(true);
+    const { view } = await drive.watchUntil(id, (current) => current.emails_sent === sent);
+    expect(view).toMatchObject({ status: 'failed', total_recipients: 20, emails_sent: sent });
+  });
+
+  it('retry failed re-sends only recipients whose failure was temporary, once', async () => {
+    const account = await product.anAccountWithKey();
+    const drive = campaignDriver(product, account);
+    const p = `retry${account.accountId}-`;
+    await createContacts(product, account.key, account.accountId, people(p, 3));
+    const busy = `${p}00@example.test`;
+    const gone = `${p}01@example.test`;
+    let refuseBusy = true;
+    product.smtp.onRecipient = (address) => {
+      if (address === busy && refuseBusy) return { accept: false, code: 451, message: '4.3.0 try again later' };
+      if (address === gone) return { accept: false, code: 550, message: '5.1.1 no such user' };
+      return { accept: true };
+    };
+    const id = await drive.create({ name: 'Retry', title: 'Retry', html: '<p>Retry</p>' });
+    await drive.act(id, 'approve');
+    await drive.act(id, 'send');
+    const first = await drive.watchUntil(id, (current) => current.status === 'sent');
+    expect(first.view).toMatchObject({ total_recipients: 3, emails_sent: 1, emails_failed: 2 });
+    expect(sinkFor(p)).toHaveLength(1);
+
+    refuseBusy = false;
+    await drive.act(id, 'retry-failed');
+    const second = await drive.watchUntil(id, (current) => current.status === 'sent' && current.emails_sent === 2);
+    expect(second.view).toMatchObject({ emails_sent: 2, emails_failed: 1 });
+    expect(sinkFor(p).map((message) => message.to[0]).sort()).toEqual([busy, `${p}02@example.test`]);
+    expect(await drive.recipients(id, 'failed')).toEqual([expect.objectContaining({ email: gone, outcome: 'failed' })]);
+
+    // Once: a second retry finds nothing to send again (the 550 was never temporary).
+    await drive.act(id, 'retry-failed');
+    await drive.watchUntil(id, (current) => current.status === 'sent');
+    await sleep(500);
+    expect(sinkFor(p)).toHaveLength(2);
+  });
+
+  it('test-sends the current content to one address, personalised when the address is a contact', async () => {
+    const account = await product.anAccountWithKey();
+    const drive = campaignDriver(product, account);
+    const p = `test${account.accountId}-`;
+    await createContacts(product, account.key, account.accountId, [{ email: `${p}me@example.test`, first_name: 'Grace', subscribed: true }]);
+    const id = await drive.create({ name: 'Draft', title: 'Hello {{ first_name | default: "there" }}', html: '<p>Hi {{ first_name | default: "there" }}</p>' });
+    const queued = await drive.campaigns('POST', `/campaigns/${id}/test`, { to: `${p}me@example.test` });
+    expect(queued.status).toBe(202);
+    const [email] = await waitFor(() => (sinkFor(p).length > 0 ? sinkFor(p) : undefined));
+    expect(email!.parsed.subject).toBe('[Test] Hello Grace');
+    expect((await drive.campaigns('POST', `/campaigns/${id}/test`, { to: 'not an address' })).status).toBe(422);
+    expect((await drive.rest(id)).status).toBe('draft');
+  });
+});
