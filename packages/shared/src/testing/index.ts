@@ -9,3 +9,4 @@ export * from './metrics-scrape';
 export * from './faults';
 export * from './fuzz';
 export * from './namespace-registry';
+export * from './work-preflight';

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { dropTestDatabase } from '../db/ensure-database';
 import { LOCAL_SERVERS, probeLocalServers } from './local-servers';
 import { startContainers, type StartedContainers } from './test-containers';
+import { checkServersTakeWork } from './work-preflight';
 
 const run = promisify(execFile);
 
@@ -140,6 +141,10 @@ export async function setupTestEnvironment(): Promise<void> {
   setup.vhost = await createVhost(baseAmqpUrl, vhostName, setup.containers);
   const amqpUrl = new URL(baseAmqpUrl);
   if (setup.vhost) amqpUrl.pathname = `/${vhostName}`;
+  await checkServersTakeWork({ postgresUrl, amqpUrl: amqpUrl.toString() }).catch(async (error: unknown) => {
+    await setup.vhost?.remove().catch(() => undefined);
+    throw error;
+  });
 
   env.MAILER_TEST_RUN = runId;
   env.POSTGRES_URL = postgresUrl;
