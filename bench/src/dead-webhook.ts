@@ -78,6 +78,12 @@ export async function measureDeadWebhook(options: {
 
   const runs: Record<WebhookVariant, EventToEmailResult[]> = { none: [], live: [], dead: [] };
   const cpu: Record<WebhookVariant, CpuPerRequest[]> = { none: [], live: [], dead: [] };
+  // One run thrown away first: the variant measured first must not pay for a stack still warming up.
+  await options.settle(`event -> email at ${options.ratePerS}/s, webhook warm-up`);
+  await measureEventToEmail({
+    sink: options.sink, eventsUrl: options.eventsUrl, apiKey: options.account.apiKey, runId: `${options.runId}warmup`,
+    ratePerS: options.ratePerS, seconds: options.seconds, stragglerWaitMs: options.stragglerWaitMs,
+  });
   for (let round = 0; round < options.rounds; round += 1) {
     for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
       if (variant !== 'none') await setEnabled(variant, true);

@@ -18,6 +18,7 @@ export * from './db/pool';
 export * from './db/ensure-database';
 export * from './db/migrate';
 export * from './db/transaction';
+export * from './db/group-commit';
 export * from './redis/redis-client';
 export * from './messaging/topology';
 export * from './messaging/broker';

@@ -1,19 +1,29 @@
 import type { Pool } from '@mailer/shared';
 import type { Queryable } from './queryable';
 
-/** Writes one delivery per endpoint; a fact seen again (redelivery) writes nothing new. */
-export async function insertDeliveries(
-  db: Queryable,
-  endpointIds: number[],
-  event: { accountId: number; messageId: string; type: string; body: string },
-): Promise<number> {
-  if (endpointIds.length === 0) return 0;
-  const { rowCount } = await db.query(
-    `INSERT INTO deliveries (endpoint_id, account_id, message_id, event_type, payload)
-     SELECT unnest($1::bigint[]), $2, $3, $4, $5
-     ON CONFLICT (endpoint_id, message_id) DO NOTHING`,
-    [endpointIds, event.accountId, event.messageId, event.type, event.body],
-  );
+/** A webhook event waiting to be queued for the endpoints that subscribed to it. */
+export interface QueuedEvent {
+  accountId: number;
+  messageId: string;
+  type: string;
+  body: string;
+}
+
+/**
+ * Writes one delivery per subscribed, enabled endpoint of each event's account, for many events in
+ * one statement; an event seen again (a redelivered fact) writes nothing new. Returns the rows written.
+ */
+export async function insertDeliveries(db: Queryable, events: QueuedEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const { rowCount } = await db.query({
+    name: 'webhooks.insert-deliveries',
+    text: `INSERT INTO deliveries (endpoint_id, account_id, message_id, event_type, payload)
+           SELECT e.id, i.account_id, i.message_id, i.event_type, i.payload
+             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS i (account_id, message_id, event_type, payload)
+             JOIN endpoints e ON e.account_id = i.account_id AND e.enabled AND i.event_type = ANY (e.event_types)
+           ON CONFLICT (endpoint_id, message_id) DO NOTHING`,
+    values: [events.map((event) => event.accountId), events.map((event) => event.messageId), events.map((event) => event.type), events.map((event) => event.body)],
+  });
   return rowCount ?? 0;
 }
 

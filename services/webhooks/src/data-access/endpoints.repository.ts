@@ -80,12 +80,3 @@ export async function rotateSecret(db: Queryable, id: number, secret: string, ov
 export async function deleteEndpoint(db: Queryable, id: number): Promise<void> {
   await db.query('DELETE FROM endpoints WHERE id = $1', [id]);
 }
-
-/** The enabled endpoints of an account that subscribed to `eventType`. */
-export async function subscribedEndpointIds(db: Queryable, accountId: number, eventType: string): Promise<number[]> {
-  const { rows } = await db.query<{ id: number }>('SELECT id::int AS id FROM endpoints WHERE account_id = $1 AND enabled AND $2 = ANY (event_types)', [
-    accountId,
-    eventType,
-  ]);
-  return rows.map((row) => row.id);
-}

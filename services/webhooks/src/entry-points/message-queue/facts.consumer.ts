@@ -1,12 +1,12 @@
-import { QUEUES, withTransaction, type Broker, type ConsumeOutcome, type Logger, type Pool } from '@mailer/shared';
-import { insertDeliveries } from '../../data-access/deliveries.repository';
-import { subscribedEndpointIds } from '../../data-access/endpoints.repository';
+import { GroupCommit, QUEUES, type Broker, type ConsumeOutcome, type Logger, type Pool } from '@mailer/shared';
+import { insertDeliveries, type QueuedEvent } from '../../data-access/deliveries.repository';
 import { WEBHOOK_FACTS, webhooksOfFact, type WebhookFact } from '../../domain/webhooks-of-fact';
 
 /**
  * Turns each fact into one delivery row per subscribed endpoint, and nothing more: no HTTP here,
- * so a slow endpoint never holds the queue. The rows' unique webhook-id makes a redelivered fact
- * harmless; the worker is woken once they are committed.
+ * so a slow endpoint never holds the queue. The facts handled at the same time are written in one
+ * statement (a fact costs the database a row per endpoint, not a transaction); the rows' unique
+ * webhook-id makes a redelivered fact harmless; the worker is woken once they are committed.
  */
 export function consumeWebhookFacts(deps: {
   broker: Broker;
@@ -15,22 +15,18 @@ export function consumeWebhookFacts(deps: {
   onQueued: () => void;
   onOutcome?: ((outcome: ConsumeOutcome, messageId: string | undefined) => void) | undefined;
 }): void {
+  const deliveries = new GroupCommit<QueuedEvent[]>(async (eventsOfFacts) => {
+    const queued = await insertDeliveries(deps.pool, eventsOfFacts.flat());
+    if (queued > 0) deps.onQueued();
+  });
   deps.broker.consume({
     queue: QUEUES.webhooksFacts.name,
     contracts: WEBHOOK_FACTS,
-    prefetch: 32,
+    prefetch: 64,
     onOutcome: deps.onOutcome,
     handle: async (message) => {
       const events = webhooksOfFact({ type: message.type, payload: message.payload } as WebhookFact, message.messageId);
-      const queued = await withTransaction(deps.pool, async (client) => {
-        let count = 0;
-        for (const event of events) {
-          const endpoints = await subscribedEndpointIds(client, event.accountId, event.type);
-          count += await insertDeliveries(client, endpoints, event);
-        }
-        return count;
-      });
-      if (queued > 0) deps.onQueued();
+      if (events.length > 0) await deliveries.add(events);
     },
   });
 }

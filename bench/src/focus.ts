@@ -1,0 +1,68 @@
+// `npm run bench:focus -- <scenario>`: one scenario of `npm run bench` on a fresh stack, with its own
+// same-run comparison, for working on one figure without the whole run. The full benchmark stays the
+// record: figures quoted anywhere come from `npm run bench`.
+import { loadBenchConfig } from './bench-config';
+import { brokerSettler } from './broker-quiet';
+import { measureCampaignSend } from './campaign-send';
+import { Cleanup } from './cleanup';
+import { measureDeadWebhook } from './dead-webhook';
+import { measureNodemailerBaseline } from './nodemailer-baseline';
+import { createBenchAccount } from './operator-setup';
+import { memoryMb } from './proc-stats';
+import { forgetSinkMessages } from './sink-arrivals';
+import { startStack } from './start-stack';
+
+const SCENARIOS = ['webhook', 'campaign'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+const log = (text: string) => process.stderr.write(`${text}\n`);
+
+async function main(scenario: Scenario): Promise<void> {
+  const config = loadBenchConfig();
+  const cleanup = new Cleanup();
+  cleanup.onSignals();
+  try {
+    const stack = await startStack(config, cleanup);
+    const account = await createBenchAccount(stack.env);
+    const settler = brokerSettler(config.amqpUrl, stack.names.brokerNamespace);
+    const pids = new Map(stack.services.map((service) => [service.name, service.pid]));
+    if (scenario === 'webhook') {
+      const result = await measureDeadWebhook({
+        env: stack.env, sink: stack.sink, eventsUrl: stack.eventsUrl, account, runId: stack.names.id, ratePerS: 100,
+        seconds: config.emailSeconds, rounds: config.rounds, stragglerWaitMs: config.stragglerWaitMs, cleanup, pids,
+        settle: (name) => settler.before(name),
+      });
+      for (const [variant, figures] of Object.entries(result.variants)) {
+        log(`${variant} CPU µs/event per process, last round: ${JSON.stringify(figures.cpuPerEvent.at(-1)?.processes)}`);
+        log(`${variant}: p50 ${figures.runs.map((run) => run.p50Ms.toFixed(1)).join(' / ')} ms, p99 ${figures.runs.map((run) => run.p99Ms.toFixed(1)).join(' / ')} ms, ` +
+          `CPU µs/event webhooks ${figures.cpuPerEvent.map((cpu) => cpu.processes.webhooks).join(' / ')}, machine ${figures.cpuPerEvent.map((cpu) => cpu.machine).join(' / ')}`);
+      }
+      log(`dead vs none p50 ${result.deadVsNone.p50.toFixed(2)}x p99 ${result.deadVsNone.p99.toFixed(2)}x; vs live p50 ${result.deadVsLive.p50.toFixed(2)}x p99 ${result.deadVsLive.p99.toFixed(2)}x`);
+    } else {
+      await settler.before('campaign send');
+      const send = await measureCampaignSend({
+        env: stack.env, campaignsUrl: stack.internalUrls.campaigns!, eventsUrl: stack.eventsUrl, sink: stack.sink, account,
+        runId: stack.names.id, recipients: config.campaignRecipients, eventsPerS: config.campaignEventsPerS, stragglerWaitMs: config.stragglerWaitMs,
+      });
+      forgetSinkMessages(stack.sink);
+      const baseline = await measureNodemailerBaseline({ sink: stack.sink, runId: stack.names.id, count: config.campaignRecipients, maxConnections: config.smtpPoolSize });
+      log(`campaign ${send.campaign.emailsPerS} emails/s (${send.campaign.arrived}/${send.campaign.emails}), nodemailer ${baseline.emailsPerS}/s: ` +
+        `${Math.round((100 * send.campaign.emailsPerS) / baseline.emailsPerS)}%; workflow p99 meanwhile ${send.workflowsDuring.p99Ms.toFixed(1)} ms`);
+      log(`peak RSS MB: ${stack.services.map((service) => `${service.name} ${memoryMb(service.pid, 'VmHWM')}`).join(', ')}`);
+    }
+  } finally {
+    await cleanup.runAll();
+  }
+}
+
+const scenario = process.argv[2];
+if (!SCENARIOS.includes(scenario as Scenario)) {
+  log(`usage: npm run bench:focus -- ${SCENARIOS.join('|')}`);
+  process.exit(2);
+}
+main(scenario as Scenario).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    log(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,59 @@
+import { GroupCommit } from '@mailer/shared';
+
+const deferred = () => {
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  return { done, release };
+};
+
+describe('GroupCommit', () => {
+  it('writes a lone item at once', async () => {
+    const writes: number[][] = [];
+    const commit = new GroupCommit<number>(async (items) => void writes.push(items));
+    await commit.add(1);
+    expect(writes).toEqual([[1]]);
+  });
+
+  it('puts the items that arrive during a write into the next one', async () => {
+    const writes: number[][] = [];
+    const first = deferred();
+    const commit = new GroupCommit<number>(async (items) => {
+      writes.push(items);
+      if (writes.length === 1) await first.done;
+    });
+    const added = [commit.add(1), commit.add(2), commit.add(3), commit.add(4)];
+    first.release();
+    await Promise.all(added);
+    expect(writes).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('keeps each write within the item limit', async () => {
+    const writes: number[][] = [];
+    const first = deferred();
+    const commit = new GroupCommit<number>(async (items) => {
+      writes.push(items);
+      if (writes.length === 1) await first.done;
+    }, 2);
+    const added = [1, 2, 3, 4, 5].map((item) => commit.add(item));
+    first.release();
+    await Promise.all(added);
+    expect(writes).toEqual([[1], [2, 3], [4, 5]]);
+  });
+
+  it('fails every item of a failed write and goes on with the next', async () => {
+    const first = deferred();
+    let calls = 0;
+    const commit = new GroupCommit<string>(async (items) => {
+      calls += 1;
+      if (calls === 1) await first.done;
+      if (items.includes('bad')) throw new Error('write failed');
+    });
+    const lone = commit.add('ok-1');
+    const failing = [commit.add('bad'), commit.add('ok-2')];
+    first.release();
+    await expect(lone).resolves.toBeUndefined();
+    await expect(failing[0]).rejects.toThrow('write failed');
+    await expect(failing[1]).rejects.toThrow('write failed');
+    await expect(commit.add('ok-3')).resolves.toBeUndefined();
+  });
+});
