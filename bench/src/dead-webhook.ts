@@ -2,6 +2,7 @@ import type { ArrivalSink } from './arrival-sink';
 import type { Cleanup } from './cleanup';
 import { cpuPerRequest, cpuSnapshot, type CpuPerRequest } from './cpu-meter';
 import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
+import { median } from './percentile';
 import { cli } from './operator-setup';
 import { forgetSinkMessages } from './sink-arrivals';
 import { startDeadReceiver, startLiveReceiver, type BenchReceiver } from './webhook-receivers';
@@ -13,12 +14,6 @@ const WEBHOOKS_CLI = 'services/webhooks/dist/cli/admin.js';
 export type WebhookVariant = 'none' | 'live' | 'dead';
 /** Round 1 in this order, round 2 in reverse, and so on: no variant always runs on a warmer stack. */
 const VARIANTS: WebhookVariant[] = ['none', 'live', 'dead'];
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 export interface VariantFigures {
   runs: EventToEmailResult[];

@@ -20,6 +20,16 @@ function prefixLines(stream: NodeJS.ReadableStream | null, name: string): void {
 }
 
 /**
+ * `BENCH_CPU_PROFILE=automation,gateway` runs those services under `--cpu-prof`: a V8 profile per
+ * process lands in test-output/cpu-profiles when it stops (open it in Chrome DevTools). Node refuses
+ * the flag in NODE_OPTIONS, so it goes on the command line.
+ */
+function profilingArgs(name: string): string[] {
+  const profiled = (process.env.BENCH_CPU_PROFILE ?? '').split(',').map((entry) => entry.trim());
+  return profiled.includes(name) ? ['--cpu-prof', '--cpu-prof-dir=test-output/cpu-profiles', `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+}
+
+/**
  * Starts `node script` with `env` and resolves once `readyUrl` answers 200. Its output goes to
  * stderr with a name prefix (LOG_LEVEL=warn keeps that quiet unless something is wrong).
  */
@@ -28,9 +38,10 @@ export async function startServiceProcess(
   script: string,
   env: NodeJS.ProcessEnv,
   readyUrl: string,
+  nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
   if (!existsSync(script)) throw new Error(`${name}: ${script} is not built; run npm run build`);
-  const child: ChildProcess = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...profilingArgs(name), script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   prefixLines(child.stdout, name);
   prefixLines(child.stderr, name);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

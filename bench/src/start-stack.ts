@@ -31,6 +31,8 @@ export interface Stack {
   services: ServiceProcess[];
 }
 
+/** As `npm start` and the images run the back-end services (scripts/start-stack.mjs). */
+const SERVICE_NODE_ARGS = ['--max-old-space-size=128'];
 const serviceScript = (name: string) => path.join(REPO_ROOT, 'services', name, 'dist', 'main.js');
 
 /**
@@ -102,6 +104,7 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
       serviceScript(name),
       { ...env, ...own },
       `${local(readyPort)}/readyz`,
+      SERVICE_NODE_ARGS,
     );
     cleanup.add(name, () => service.stop());
     services.push(service);

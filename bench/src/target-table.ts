@@ -1,5 +1,5 @@
 import type { BenchResults } from './bench-results';
-import { round } from './percentile';
+import { median, round } from './percentile';
 
 /** One line of the printed table: a figure, its same-run baseline ratio and the issue's target. */
 export interface TableRow {
@@ -82,15 +82,24 @@ export function targetTable(results: BenchResults): TableRow[] {
     variantRow(`event -> email at ${ratePerS}/s, no webhook endpoint (median of ${rounds})`, variants.none),
     variantRow(`  endpoint answering at once (${connections.live} connections)`, variants.live),
     variantRow(`  endpoint never answering (${connections.dead} connections held)`, variants.dead),
+    // "Does not slow" as ratios to the run without an endpoint: the absolute latencies are the
+    // event -> email rows' targets above, which no webhook setting should be asked to meet alone.
     {
       measurement: '  never answering / none, p50',
-      measured: `${round(deadVsNone.p50, 2)}x (p99 ${round(deadVsNone.p99, 2)}x)`,
+      measured: `${round(deadVsNone.p50, 2)}x`,
       'vs baseline': 'no endpoint',
       target: '<= 1.5x',
       met: yesNo(deadVsNone.p50 <= 1.5),
     },
+    {
+      measurement: '  never answering / none, p99',
+      measured: `${round(deadVsNone.p99, 2)}x`,
+      'vs baseline': 'no endpoint',
+      target: '<= 1.5x',
+      met: yesNo(deadVsNone.p99 <= 1.5),
+    },
+    info('  machine CPU per event, never answering / none', `${round(median(variants.dead.cpuPerEvent.map((cpu) => cpu.machine)) / median(variants.none.cpuPerEvent.map((cpu) => cpu.machine)), 2)}x`),
     info('  never answering / answering, p50', `${round(deadVsLive.p50, 2)}x (p99 ${round(deadVsLive.p99, 2)}x)`),
-    latencyRow('  p99 with the endpoint never answering', variants.dead.p99Ms, 20),
   );
   rows.push(
     info('baseline B: nodemailer alone', `${backlog.baselineB.emailsPerS} emails/s`),

@@ -26,7 +26,7 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
     // The lease outlives the attempt's deadline, so a live attempt is never taken over.
     { concurrency: config.WEBHOOK_CONCURRENCY, leaseMs: config.WEBHOOK_TIMEOUT_MS + 30_000, pollMs: config.WEBHOOK_POLL_MS },
   );
-  consumeWebhookFacts({ broker, pool, logger, onQueued: () => worker.wake(), onOutcome: hooks.onFactOutcome });
+  consumeWebhookFacts({ broker, pool, logger, onQueued: (endpointIds) => worker.wakeFor(endpointIds), onOutcome: hooks.onFactOutcome });
   worker.start();
   const server = await listen(
     buildApp({

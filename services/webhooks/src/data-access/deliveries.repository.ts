@@ -11,20 +11,22 @@ export interface QueuedEvent {
 
 /**
  * Writes one delivery per subscribed, enabled endpoint of each event's account, for many events in
- * one statement; an event seen again (a redelivered fact) writes nothing new. Returns the rows written.
+ * one statement; an event seen again (a redelivered fact) writes nothing new. Returns the endpoints
+ * that got a new delivery.
  */
-export async function insertDeliveries(db: Queryable, events: QueuedEvent[]): Promise<number> {
-  if (events.length === 0) return 0;
-  const { rowCount } = await db.query({
+export async function insertDeliveries(db: Queryable, events: QueuedEvent[]): Promise<number[]> {
+  if (events.length === 0) return [];
+  const { rows } = await db.query<{ endpoint_id: number }>({
     name: 'webhooks.insert-deliveries',
     text: `INSERT INTO deliveries (endpoint_id, account_id, message_id, event_type, payload)
            SELECT e.id, i.account_id, i.message_id, i.event_type, i.payload
              FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS i (account_id, message_id, event_type, payload)
              JOIN endpoints e ON e.account_id = i.account_id AND e.enabled AND i.event_type = ANY (e.event_types)
-           ON CONFLICT (endpoint_id, message_id) DO NOTHING`,
+           ON CONFLICT (endpoint_id, message_id) DO NOTHING
+           RETURNING endpoint_id::int AS endpoint_id`,
     values: [events.map((event) => event.accountId), events.map((event) => event.messageId), events.map((event) => event.type), events.map((event) => event.body)],
   });
-  return rowCount ?? 0;
+  return [...new Set(rows.map((row) => row.endpoint_id))];
 }
 
 /** A claimed delivery with what it takes to sign and send it. */

@@ -12,12 +12,13 @@ export function consumeWebhookFacts(deps: {
   broker: Broker;
   pool: Pool;
   logger: Logger;
-  onQueued: () => void;
+  /** The endpoints that got new deliveries. */
+  onQueued: (endpointIds: number[]) => void;
   onOutcome?: ((outcome: ConsumeOutcome, messageId: string | undefined) => void) | undefined;
 }): void {
   const deliveries = new GroupCommit<QueuedEvent[]>(async (eventsOfFacts) => {
-    const queued = await insertDeliveries(deps.pool, eventsOfFacts.flat());
-    if (queued > 0) deps.onQueued();
+    const endpointIds = await insertDeliveries(deps.pool, eventsOfFacts.flat());
+    if (endpointIds.length > 0) deps.onQueued(endpointIds);
   });
   deps.broker.consume({
     queue: QUEUES.webhooksFacts.name,

@@ -19,6 +19,8 @@ export interface DeliveryWorkerOptions {
 export class DeliveryWorker {
   readonly instance = `webhooks-${randomUUID()}`;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Endpoints with an attempt in flight here: new rows for them wait for that attempt's end. */
+  private readonly busyEndpoints = new Set<number>();
   private readonly loop: WakeableLoop;
 
   constructor(
@@ -36,6 +38,15 @@ export class DeliveryWorker {
     this.loop.wake();
   }
 
+  /**
+   * New deliveries for these endpoints: claim now unless each already has an attempt in flight
+   * here, whose end claims again anyway. A dead endpoint (one attempt always waiting out its
+   * timeout) would otherwise cost a claim statement per queued fact.
+   */
+  wakeFor(endpointIds: number[]): void {
+    if (endpointIds.some((id) => !this.busyEndpoints.has(id))) this.loop.wake();
+  }
+
   /** Stops claiming and lets the attempts in flight finish (each is bounded by the request timeout). */
   async stop(): Promise<void> {
     await this.loop.stop();
@@ -50,6 +61,7 @@ export class DeliveryWorker {
     }
     const claimed = await claimDueDeliveries(this.ctx.pool, this.instance, free, this.options.leaseMs);
     for (const delivery of claimed) {
+      this.busyEndpoints.add(delivery.endpoint_id);
       const work = deliverWebhook(this.ctx, delivery)
         .catch((error: unknown) =>
           this.ctx.logger.warn(
@@ -59,6 +71,7 @@ export class DeliveryWorker {
         )
         // The endpoint may have more due: claim again now rather than at the next poll.
         .finally(() => {
+          this.busyEndpoints.delete(delivery.endpoint_id);
           this.inFlight.delete(work);
           this.loop.wake();
         });
