@@ -8,6 +8,8 @@ import { OutcomeBatcher } from '../../domain/campaigns/outcome-batcher';
 import type { SendContext } from '../../domain/sending/send-context';
 import { TokenBucket } from './token-bucket';
 
+const LAPSED_CHECK_MS = 1000;
+
 export interface CampaignSenderOptions {
   /** Campaign sends in flight at once on this instance. */
   concurrency: number;
@@ -33,6 +35,8 @@ export class CampaignSender {
   private running: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private readonly outcomes: OutcomeBatcher;
+  /** When each campaign's lapsed claims were last looked for (a crashed instance's rows). */
+  private readonly lapsedCheckedAt = new Map<number, number>();
 
   constructor(
     private readonly ctx: SendContext,
@@ -102,7 +106,14 @@ export class CampaignSender {
         soonest = Math.min(soonest, bucket.msUntilNext());
         continue;
       }
-      const claimed = await claimCampaignSends(this.ctx.pool, delivery.campaign_id, this.instance, Math.min(room, tokens), this.options.leaseMs);
+      const claimed = await claimCampaignSends(
+        this.ctx.pool,
+        delivery.campaign_id,
+        this.instance,
+        Math.min(room, tokens),
+        this.options.leaseMs,
+        this.lapsedCheckDue(delivery.campaign_id),
+      );
       if (claimed.length === 0) continue;
       // Test-only: the claims are committed with our lease, nothing is sent yet.
       crashPoint('after_claim');
@@ -111,6 +122,14 @@ export class CampaignSender {
       for (const send of claimed) this.launch(send, delivery.content);
     }
     return claimedAny ? 0 : soonest;
+  }
+
+  /** A lapsed claim waits out its lease anyway; looking once a second per campaign is soon enough. */
+  private lapsedCheckDue(campaignId: number): boolean {
+    const now = Date.now();
+    if (now - (this.lapsedCheckedAt.get(campaignId) ?? 0) < LAPSED_CHECK_MS) return false;
+    this.lapsedCheckedAt.set(campaignId, now);
+    return true;
   }
 
   private bucketOf(delivery: CampaignDelivery): TokenBucket {
