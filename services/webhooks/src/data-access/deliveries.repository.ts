@@ -20,8 +20,10 @@ export async function insertDeliveries(db: Queryable, events: QueuedEvent[]): Pr
     name: 'webhooks.insert-deliveries',
     text: `INSERT INTO deliveries (endpoint_id, account_id, message_id, event_type, payload)
            SELECT e.id, i.account_id, i.message_id, i.event_type, i.payload
-             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS i (account_id, message_id, event_type, payload)
+             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS i (account_id, message_id, event_type, payload, n)
              JOIN endpoints e ON e.account_id = i.account_id AND e.enabled AND i.event_type = ANY (e.event_types)
+            -- Ids in the order the events happened: an endpoint gets them in that order.
+            ORDER BY i.n, e.id
            ON CONFLICT (endpoint_id, message_id) DO NOTHING
            RETURNING endpoint_id::int AS endpoint_id`,
     values: [events.map((event) => event.accountId), events.map((event) => event.messageId), events.map((event) => event.type), events.map((event) => event.body)],
