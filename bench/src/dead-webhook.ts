@@ -117,3 +117,14 @@ export async function measureDeadWebhook(options: {
     connections: { live: receivers.live.connections(), dead: receivers.dead.connections() },
   };
 }
+
+/** One variant's runs as a log line: latencies per round, webhooks' and the machine's CPU per event. */
+export const describeVariant = (variant: WebhookVariant, figures: VariantFigures): string =>
+  `event -> email at 100/s, webhook endpoint ${variant}: p50 ${figures.runs.map((run) => run.p50Ms.toFixed(1)).join(' / ')} ms, ` +
+  `p99 ${figures.runs.map((run) => run.p99Ms.toFixed(1)).join(' / ')} ms; ` +
+  `CPU µs/event webhooks ${figures.cpuPerEvent.map((cpu) => cpu.processes.webhooks).join(' / ')}, machine ${figures.cpuPerEvent.map((cpu) => cpu.machine).join(' / ')}`;
+
+/** The ratios the issue asks about, and the connections that prove both receivers were used. */
+export const describeRatios = (result: DeadWebhookResult): string =>
+  `dead webhook endpoint: vs none p50 ${result.deadVsNone.p50.toFixed(2)}x p99 ${result.deadVsNone.p99.toFixed(2)}x; ` +
+  `vs live p50 ${result.deadVsLive.p50.toFixed(2)}x p99 ${result.deadVsLive.p99.toFixed(2)}x (connections: live ${result.connections.live}, dead ${result.connections.dead})`;

@@ -5,7 +5,7 @@ import { loadBenchConfig } from './bench-config';
 import { brokerSettler } from './broker-quiet';
 import { measureCampaignSend } from './campaign-send';
 import { Cleanup } from './cleanup';
-import { measureDeadWebhook } from './dead-webhook';
+import { describeRatios, describeVariant, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
 import { createBenchAccount } from './operator-setup';
 import { memoryMb } from './proc-stats';
@@ -33,10 +33,9 @@ async function main(scenario: Scenario): Promise<void> {
       });
       for (const [variant, figures] of Object.entries(result.variants)) {
         log(`${variant} CPU µs/event per process, last round: ${JSON.stringify(figures.cpuPerEvent.at(-1)?.processes)}`);
-        log(`${variant}: p50 ${figures.runs.map((run) => run.p50Ms.toFixed(1)).join(' / ')} ms, p99 ${figures.runs.map((run) => run.p99Ms.toFixed(1)).join(' / ')} ms, ` +
-          `CPU µs/event webhooks ${figures.cpuPerEvent.map((cpu) => cpu.processes.webhooks).join(' / ')}, machine ${figures.cpuPerEvent.map((cpu) => cpu.machine).join(' / ')}`);
+        log(describeVariant(variant as WebhookVariant, figures));
       }
-      log(`dead vs none p50 ${result.deadVsNone.p50.toFixed(2)}x p99 ${result.deadVsNone.p99.toFixed(2)}x; vs live p50 ${result.deadVsLive.p50.toFixed(2)}x p99 ${result.deadVsLive.p99.toFixed(2)}x`);
+      log(describeRatios(result));
     } else {
       await settler.before('campaign send');
       const send = await measureCampaignSend({

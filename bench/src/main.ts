@@ -10,7 +10,7 @@ import { measureCampaignSend } from './campaign-send';
 import { brokerSettler } from './broker-quiet';
 import { Cleanup } from './cleanup';
 import { runClosedLoopRounds } from './closed-loop-rounds';
-import { measureDeadWebhook } from './dead-webhook';
+import { describeRatios, describeVariant, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
 import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
 import { loadTargets } from './load-targets';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
@@ -145,15 +145,9 @@ async function main(): Promise<boolean> {
         checkResponses(problems, `event -> email at 100/s, webhook endpoint ${variant} (ingest)`, run.events - run.errors, run.non2xx, run.errors);
         if (run.missing > 0) problems.push(`event -> email at 100/s, webhook endpoint ${variant}: ${run.missing} emails never arrived`);
       }
-      log(
-        `event -> email at 100/s, webhook endpoint ${variant}: p50 ${figures.runs.map((run) => run.p50Ms.toFixed(1)).join(' / ')} ms, p99 ${figures.runs.map((run) => run.p99Ms.toFixed(1)).join(' / ')} ms; ` +
-          `CPU µs/event webhooks ${figures.cpuPerEvent.map((cpu) => cpu.processes.webhooks).join(' / ')}, machine ${figures.cpuPerEvent.map((cpu) => cpu.machine).join(' / ')}`,
-      );
+      log(describeVariant(variant as WebhookVariant, figures));
     }
-    log(
-      `dead webhook endpoint: vs none p50 ${deadWebhook.deadVsNone.p50.toFixed(2)}x p99 ${deadWebhook.deadVsNone.p99.toFixed(2)}x; ` +
-        `vs live p50 ${deadWebhook.deadVsLive.p50.toFixed(2)}x p99 ${deadWebhook.deadVsLive.p99.toFixed(2)}x (connections: live ${deadWebhook.connections.live}, dead ${deadWebhook.connections.dead})`,
-    );
+    log(describeRatios(deadWebhook));
     if (deadWebhook.connections.dead === 0) problems.push('dead webhook endpoint: the webhooks service never connected to it');
 
     forgetSinkMessages(stack.sink);

@@ -94,6 +94,10 @@ export class CampaignSender {
       return 0;
     }
     const deliveries = await sendingDeliveries(this.ctx.pool);
+    // Forget campaigns no longer sending, so the map holds only those in flight.
+    for (const campaignId of this.lapsedCheckedAt.keys()) {
+      if (!deliveries.some((delivery) => delivery.campaign_id === campaignId)) this.lapsedCheckedAt.delete(campaignId);
+    }
     if (deliveries.length === 0) return this.options.pollMs;
     let claimedAny = false;
     let soonest = this.options.pollMs;
