@@ -4,6 +4,7 @@
 import { loadBenchConfig } from './bench-config';
 import { brokerSettler } from './broker-quiet';
 import { measureCampaignSend } from './campaign-send';
+import { measureEventToEmail } from './event-to-email';
 import { Cleanup } from './cleanup';
 import { describeRatios, describeVariant, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
@@ -37,6 +38,13 @@ async function main(scenario: Scenario): Promise<void> {
       }
       log(describeRatios(result));
     } else {
+      // The full benchmark sends workflow emails in earlier scenarios; here a few seconds of them
+      // warm the stack first, or the campaign's workflow latency would include the services' JIT.
+      await measureEventToEmail({
+        sink: stack.sink, eventsUrl: stack.eventsUrl, apiKey: account.apiKey, runId: `${stack.names.id}.warm-up`,
+        ratePerS: config.campaignEventsPerS, seconds: 5, stragglerWaitMs: config.stragglerWaitMs,
+      });
+      forgetSinkMessages(stack.sink);
       await settler.before('campaign send');
       const send = await measureCampaignSend({
         env: stack.env, campaignsUrl: stack.internalUrls.campaigns!, eventsUrl: stack.eventsUrl, sink: stack.sink, account,

@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { composeMimeMessage } from './mime-message';
 
 export interface OutgoingEmail {
   to: string;
@@ -89,22 +90,19 @@ export class SmtpMailer {
 
   /**
    * Resolves with the server's answer once it accepted the message; rejects with an SmtpFailure.
-   * The fields go to nodemailer as they are: building the message ourselves and handing it over
-   * as `raw` made nodemailer wrap it in a second compilation, which cost more (measured: 45-49%
-   * of nodemailer alone for a 100k campaign against 55-56% this way).
+   * The message goes to the pool finished, as one buffer (composeMimeMessage); only an address
+   * that writer leaves alone goes as fields for nodemailer's composer.
    */
   async send(email: OutgoingEmail): Promise<string> {
+    const from = email.from ?? this.options.from;
+    const envelope = { from: from.address, to: [email.to] };
+    const raw = composeMimeMessage({ ...email, from });
     try {
-      const info = (await this.transport.sendMail({
-        envelope: { from: (email.from ?? this.options.from).address, to: [email.to] },
-        from: email.from ?? this.options.from,
-        to: email.to,
-        subject: email.subject,
-        html: email.html,
-        text: email.text,
-        messageId: email.messageId,
-        headers: email.headers,
-      })) as { response?: string };
+      const info = (await this.transport.sendMail(
+        raw
+          ? { envelope, raw }
+          : { envelope, from, to: email.to, subject: email.subject, html: email.html, text: email.text, messageId: email.messageId, headers: email.headers },
+      )) as { response?: string };
       return info.response ?? 'accepted';
     } catch (error) {
       throw classifySmtpError(error);
