@@ -81,6 +81,16 @@ describe('composeMimeMessage', () => {
     expect(mail.subject).toBe('Hi Bcc: victim@example.test');
   });
 
+  it('gives content that quotes an earlier boundary a boundary of its own', async () => {
+    const first = composeMimeMessage(fields())!.toString();
+    const boundary = /boundary="([^"]+)"/.exec(first)![1]!;
+    const prefix = boundary.slice(0, boundary.lastIndexOf('_') + 1);
+    const text = `before\n--${prefix}zz\nContent-Type: text/html\n\n<b>forged</b>\n--${prefix}zz--\nafter`;
+    const { mail } = await parse(fields({ text }));
+    expect(mail.text).toBe(text);
+    expect(mail.html).toBe('<p>Hi Ann</p>');
+  });
+
   it('leaves addresses it cannot write plainly to nodemailer', () => {
     expect(composeMimeMessage(fields({ to: 'jörg@example.test' }))).toBeUndefined();
     expect(composeMimeMessage(fields({ to: 'ann@bücher.test' }))).toBeUndefined();

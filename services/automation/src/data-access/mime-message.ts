@@ -21,6 +21,13 @@ export interface MimeMessageFields {
 const SIMPLE_ADDRESS = /^[!#-'*+\-/-9=?A-Z^-~]+(?:\.[!#-'*+\-/-9=?A-Z^-~]+)*@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 // eslint-disable-next-line no-control-regex -- these are exactly what a header must not carry
 const CONTROL = /[\u0000-\u001f\u007f]+/g;
+/**
+ * Boundaries: 96 random bits per process and a counter (random bytes per email cost a system call
+ * each). A recipient sees the prefix, so content that contains it gets a boundary of its own.
+ */
+const BOUNDARY_PREFIX = `--_mailer_${randomBytes(12).toString('hex')}_`;
+let boundaryCount = 0;
+
 /** SMTP's hard limit is 998 octets a line; longer lines or 8-bit text are quoted-printable. */
 const MAX_LINE = 998;
 
@@ -75,8 +82,9 @@ export function composeMimeMessage(fields: MimeMessageFields, date = new Date())
     body = part('text/plain', fields.text);
     return Buffer.from(`${lines.join('\r\n')}\r\n${body}\r\n`);
   }
-  // 96 random bits: a part would contain the boundary line only by chance, as with nodemailer's.
-  const boundary = `--_mailer_${randomBytes(12).toString('hex')}`;
+  const seen = fields.html.includes(BOUNDARY_PREFIX) || fields.text.includes(BOUNDARY_PREFIX);
+  boundaryCount = (boundaryCount + 1) % Number.MAX_SAFE_INTEGER;
+  const boundary = seen ? `--_mailer_${randomBytes(12).toString('hex')}` : `${BOUNDARY_PREFIX}${boundaryCount.toString(36)}`;
   lines.push(`Content-Type: multipart/alternative; boundary="${boundary}"`);
   body =
     `--${boundary}\r\n${part('text/plain', fields.text)}\r\n` +

@@ -100,7 +100,8 @@ export class SmtpMailer {
     try {
       const info = (await this.transport.sendMail(
         raw
-          ? { envelope, raw }
+          ? // The Message-ID only spares nodemailer generating one for its log: a raw message goes as it is.
+            { envelope, raw, messageId: email.messageId }
           : { envelope, from, to: email.to, subject: email.subject, html: email.html, text: email.text, messageId: email.messageId, headers: email.headers },
       )) as { response?: string };
       return info.response ?? 'accepted';

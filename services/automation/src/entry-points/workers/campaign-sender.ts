@@ -9,6 +9,12 @@ import type { SendContext } from '../../domain/sending/send-context';
 import { TokenBucket } from './token-bucket';
 
 const LAPSED_CHECK_MS = 1000;
+/**
+ * How long the list of campaigns sending is reused. Re-reading it before every claim cost a query
+ * (and a parse of each campaign's content) per claim; a pause needs no fresh list, since the claim
+ * itself takes rows only while the delivery is sending, and a new send wakes the sender.
+ */
+const DELIVERIES_FRESH_MS = 250;
 
 export interface CampaignSenderOptions {
   /** Campaign sends in flight at once on this instance. */
@@ -37,6 +43,7 @@ export class CampaignSender {
   private readonly outcomes: OutcomeBatcher;
   /** When each campaign's lapsed claims were last looked for (a crashed instance's rows). */
   private readonly lapsedCheckedAt = new Map<number, number>();
+  private deliveries: { list: CampaignDelivery[]; readAt: number } | undefined;
 
   constructor(
     private readonly ctx: SendContext,
@@ -49,7 +56,9 @@ export class CampaignSender {
     this.running = this.run();
   }
 
+  /** A campaign started or changed: read the campaigns sending again and look for work now. */
   wake(): void {
+    this.deliveries = undefined;
     this.wakeUp?.();
   }
 
@@ -93,7 +102,7 @@ export class CampaignSender {
       await Promise.race([...this.inFlight]);
       return 0;
     }
-    const deliveries = await sendingDeliveries(this.ctx.pool);
+    const deliveries = await this.sendingDeliveries();
     // Forget campaigns no longer sending, so the map holds only those in flight.
     for (const campaignId of this.lapsedCheckedAt.keys()) {
       if (!deliveries.some((delivery) => delivery.campaign_id === campaignId)) this.lapsedCheckedAt.delete(campaignId);
@@ -126,6 +135,14 @@ export class CampaignSender {
       for (const send of claimed) this.launch(send, delivery.content);
     }
     return claimedAny ? 0 : soonest;
+  }
+
+  private async sendingDeliveries(): Promise<CampaignDelivery[]> {
+    const now = Date.now();
+    if (!this.deliveries || now - this.deliveries.readAt >= DELIVERIES_FRESH_MS) {
+      this.deliveries = { list: await sendingDeliveries(this.ctx.pool), readAt: now };
+    }
+    return this.deliveries.list;
   }
 
   /** A lapsed claim waits out its lease anyway; looking once a second per campaign is soon enough. */
