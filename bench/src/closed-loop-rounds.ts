@@ -17,15 +17,18 @@ const ORDER: Array<[ClosedLoopScenario, keyof Targets]> = [
  * A short unrecorded warm-up of every target (JIT, pools, the DNS cache), then BENCH_ROUNDS rounds
  * of A, GET, POST, EVENTS interleaved, so slow drift of a shared machine hits all of them alike.
  * Each starts once the broker is quiet, so no scenario pays for the queued work of the one before.
+ * `only` keeps baseline A and the scenarios named (bench:focus); the others are reported empty.
  */
 export async function runClosedLoopRounds(
   config: BenchConfig,
   targets: Targets,
   pids: ReadonlyMap<string, number>,
   settler: BrokerSettler,
+  only?: readonly ClosedLoopScenario[],
 ) {
   const log = (text: string) => process.stderr.write(`${text}\n`);
-  for (const [, key] of ORDER) {
+  const order = only ? ORDER.filter(([scenario]) => scenario === 'baselineA' || only.includes(scenario)) : ORDER;
+  for (const [, key] of order) {
     await settler.before(`warm-up ${targets[key].name}`);
     await runClosedLoop(targets[key], {
       connections: config.connections,
@@ -41,7 +44,7 @@ export async function runClosedLoopRounds(
     ingestEvent: [],
   };
   for (let round = 1; round <= config.rounds; round++) {
-    for (const [scenario, key] of ORDER) {
+    for (const [scenario, key] of order) {
       await settler.before(`round ${round} ${targets[key].name}`);
       const result = await runClosedLoop(targets[key], {
         connections: config.connections,

@@ -3,7 +3,11 @@ import { runOpenLoop } from './open-loop';
 import { SIGNUP_EVENT } from './operator-setup';
 import { percentile } from './percentile';
 import { SinkArrivals } from './sink-arrivals';
+import { stageBreakdown, type SignupTimes, type StageFigures } from './stage-breakdown';
+import { readStoredStageTimes } from './stored-stage-times';
 import { BENCH_DOMAIN } from './start-stack';
+
+const OUTCOME_COMMIT_WAIT_MS = 1000;
 
 export interface EventToEmailResult {
   ratePerS: number;
@@ -17,6 +21,8 @@ export interface EventToEmailResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Per stage of the way to the email, when asked for (`stages` option). */
+  stages?: StageFigures[];
 }
 
 /**
@@ -31,10 +37,13 @@ export async function measureEventToEmail(options: {
   ratePerS: number;
   seconds: number;
   stragglerWaitMs: number;
+  /** Read what the services stored about each sign-up afterwards, for the per-stage breakdown. */
+  stages?: { env: NodeJS.ProcessEnv; accountId: number };
 }): Promise<EventToEmailResult> {
   const tag = `.${options.runId}.r${options.ratePerS}@${BENCH_DOMAIN}`;
   const email = (index: number) => `signup${index}${tag}`;
   const scheduledAt = new Map<string, number>();
+  const answeredAt = new Map<string, number>();
   const arrivals = new SinkArrivals(options.sink, (recipient) => recipient.endsWith(tag));
   const ingest = await runOpenLoop(
     options.eventsUrl,
@@ -50,8 +59,10 @@ export async function measureEventToEmail(options: {
         properties: { first_name: `User${index}`, plan: 'trial' },
       }),
     }),
-    ({ index, status, scheduledAtMs }) => {
-      if (status >= 200 && status <= 299) scheduledAt.set(email(index), scheduledAtMs);
+    ({ index, status, scheduledAtMs, answeredAtMs }) => {
+      if (status < 200 || status > 299) return;
+      scheduledAt.set(email(index), scheduledAtMs);
+      answeredAt.set(email(index), answeredAtMs);
     },
   );
   await arrivals.waitFor(scheduledAt.size, options.stragglerWaitMs);
@@ -59,6 +70,18 @@ export async function measureEventToEmail(options: {
   for (const [recipient, due] of scheduledAt) {
     const received = arrivals.receivedAt.get(recipient);
     if (received !== undefined) latencies.push(received - due);
+  }
+  let stages: StageFigures[] | undefined;
+  if (options.stages) {
+    // Automation records sent_at a moment after the sink answered 250: let the last ones commit.
+    await new Promise((resolve) => setTimeout(resolve, OUTCOME_COMMIT_WAIT_MS));
+    const stored = await readStoredStageTimes(options.stages.env, options.stages.accountId, tag);
+    const signups: SignupTimes[] = [];
+    for (const [recipient, scheduled] of scheduledAt) {
+      const arrived = arrivals.receivedAt.get(recipient);
+      signups.push({ ...stored.get(recipient), scheduled, accepted: answeredAt.get(recipient)!, ...(arrived === undefined ? {} : { arrived }) });
+    }
+    stages = stageBreakdown(signups);
   }
   return {
     ratePerS: options.ratePerS,
@@ -71,5 +94,6 @@ export async function measureEventToEmail(options: {
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     maxMs: latencies.length > 0 ? Math.max(...latencies) : Number.NaN,
+    ...(stages ? { stages } : {}),
   };
 }

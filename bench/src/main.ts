@@ -2,7 +2,7 @@
 // baselines run on the same machine in the same run (README.md). Exits 0 when the run measured
 // something valid, whether or not the targets are met; non-zero when the run itself failed.
 import path from 'node:path';
-import { freePort } from '@mailer/shared/testing';
+import { startBaselineA } from './baseline-a';
 import { loadBenchConfig } from './bench-config';
 import type { BenchResults } from './bench-results';
 import { measureBacklogDrain } from './backlog-drain';
@@ -19,9 +19,9 @@ import type { HttpRequestSpec } from './closed-loop';
 import { createBenchAccount } from './operator-setup';
 import { loadAverage, memoryMb } from './proc-stats';
 import { checkResponses } from './response-check';
-import { databaseUrlOf, seedContacts } from './seed-contacts';
-import { startServiceProcess } from './service-process';
+import { seedContacts } from './seed-contacts';
 import { forgetSinkMessages } from './sink-arrivals';
+import { describeStages } from './stage-breakdown';
 import { startStack } from './start-stack';
 import { writeReport } from './write-report';
 
@@ -48,26 +48,13 @@ async function main(): Promise<boolean> {
       `run ${runId}: account ${account.accountId}, ${seeded.count} contacts seeded in ${seeded.seconds.toFixed(1)} s`,
     );
 
-    const baselinePort = await freePort();
-    const baselineA = await startServiceProcess(
-      'baseline-a',
-      path.join(__dirname, 'baseline-server.js'),
-      {
-        ...process.env,
-        PORT: String(baselinePort),
-        BASELINE_DATABASE_URL: databaseUrlOf(stack.env, 'contacts'),
-        BASELINE_FIRST_ID: String(seeded.firstId),
-        BASELINE_LAST_ID: String(seeded.lastId),
-      },
-      `http://127.0.0.1:${baselinePort}/readyz`,
-    );
-    cleanup.add('baseline A', () => baselineA.stop());
+    const { url: baselineUrl, process: baselineA } = await startBaselineA(stack.env, seeded, cleanup);
     idleRssMb['baseline-a'] = memoryMb(baselineA.pid, 'VmRSS');
     const processes = [...stack.services, baselineA];
     const pids = new Map(processes.map((service) => [service.name, service.pid]));
 
     const targets = loadTargets({
-      baselineUrl: `http://127.0.0.1:${baselinePort}`,
+      baselineUrl,
       apiUrl: stack.apiUrl,
       eventsUrl: stack.eventsUrl,
       apiKey: account.apiKey,
@@ -111,6 +98,7 @@ async function main(): Promise<boolean> {
         ratePerS,
         seconds: config.emailSeconds,
         stragglerWaitMs: config.stragglerWaitMs,
+        stages: { env: stack.env, accountId: account.accountId },
       });
       checkResponses(
         problems,
@@ -123,6 +111,7 @@ async function main(): Promise<boolean> {
       log(
         `event -> email at ${ratePerS}/s: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`,
       );
+      if (run.stages) log(describeStages(run.stages));
     }
 
     // Issue #22: the same scenario at 100/s with no endpoint, a live one and a dead one, in rounds.

@@ -21,6 +21,8 @@ export interface OpenLoopResponse {
   status: number;
   /** When the request was due (epoch ms, sub-millisecond): latency is counted from here. */
   scheduledAtMs: number;
+  /** When its answer had arrived in full (epoch ms, sub-millisecond). */
+  answeredAtMs: number;
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -85,9 +87,10 @@ export async function runOpenLoop(
       inFlight.push(
         send(agent, base, next(current)).then(
           (status) => {
-            latencies.push(epochNow() - scheduledAtMs);
+            const answeredAtMs = epochNow();
+            latencies.push(answeredAtMs - scheduledAtMs);
             if (status < 200 || status > 299) non2xx++;
-            onResponse({ index: current, status, scheduledAtMs });
+            onResponse({ index: current, status, scheduledAtMs, answeredAtMs });
           },
           (error: Error & { code?: string }) => {
             errors++;

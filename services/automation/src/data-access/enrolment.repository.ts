@@ -93,13 +93,14 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
        RETURNING id, workflow_id),
      steps AS (
        INSERT INTO sends (run_id, account_id, contact_id, workflow_id, step_id, step_index, message_id, due_at, trace_context,
-                          state, attempts, claimed_by, lease_until)
+                          state, attempts, claimed_by, lease_until, claimed_at)
        SELECT runs.id, $2, $3, m.workflow_id, m.step_id, m.step_index, m.message_id,
               now() + m.delay_ms * interval '1 millisecond', $21::text,
               CASE WHEN m.claimed_by IS NULL THEN 'pending' ELSE 'claimed' END,
               CASE WHEN m.claimed_by IS NULL THEN 0 ELSE 1 END,
               m.claimed_by,
-              CASE WHEN m.claimed_by IS NULL THEN NULL ELSE now() + $22::float8 * interval '1 millisecond' END
+              CASE WHEN m.claimed_by IS NULL THEN NULL ELSE now() + $22::float8 * interval '1 millisecond' END,
+              CASE WHEN m.claimed_by IS NULL THEN NULL ELSE now() END
          FROM runs JOIN matched m ON m.workflow_id = runs.workflow_id
         WHERE m.step_id IS NOT NULL
        ON CONFLICT ON CONSTRAINT sends_once_key DO NOTHING

@@ -43,7 +43,7 @@ export async function claimDueSends(pool: Pool, instance: string, limit: number,
     // walks the due index and stops at the limit); only those few rows are joined to their context.
     text: `UPDATE sends s
         SET state = 'claimed', attempts = s.attempts + 1, claimed_by = $1,
-            lease_until = now() + $2 * interval '1 millisecond', updated_at = now()
+            lease_until = now() + $2 * interval '1 millisecond', claimed_at = now(), updated_at = now()
        FROM (SELECT id, state, run_id, workflow_id, account_id, contact_id FROM sends
               WHERE (state IN ('pending', 'failed_transient') AND due_at <= now())
                  OR (state = 'claimed' AND lease_until < now())

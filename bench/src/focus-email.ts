@@ -1,0 +1,49 @@
+import type { BenchConfig } from './bench-config';
+import type { BrokerSettler } from './broker-quiet';
+import { cpuPerRequest, cpuSnapshot } from './cpu-meter';
+import { measureEventToEmail } from './event-to-email';
+import type { BenchAccount } from './operator-setup';
+import { checkResponses } from './response-check';
+import { forgetSinkMessages } from './sink-arrivals';
+import { describeStages } from './stage-breakdown';
+import type { Stack } from './start-stack';
+
+const RATE_PER_S = 100;
+const WARM_UP_SECONDS = 5;
+
+/**
+ * Event -> email at 100/s for BENCH_EMAIL_SECONDS with its per-stage breakdown, after a few
+ * seconds of the same load unrecorded (the full run reaches this scenario with a warm stack).
+ */
+export async function focusEmail(options: {
+  config: BenchConfig;
+  stack: Stack;
+  account: BenchAccount;
+  settler: BrokerSettler;
+  log: (text: string) => void;
+}): Promise<string[]> {
+  const { config, stack, account, log } = options;
+  const common = { sink: stack.sink, eventsUrl: stack.eventsUrl, apiKey: account.apiKey, ratePerS: RATE_PER_S, stragglerWaitMs: config.stragglerWaitMs };
+  await measureEventToEmail({ ...common, runId: `${stack.names.id}.warm-up`, seconds: WARM_UP_SECONDS });
+  forgetSinkMessages(stack.sink);
+  await options.settler.before(`event -> email at ${RATE_PER_S}/s`);
+  const pids = new Map(stack.services.map((service) => [service.name, service.pid]));
+  const before = cpuSnapshot(pids);
+  const run = await measureEventToEmail({
+    ...common,
+    runId: stack.names.id,
+    seconds: config.emailSeconds,
+    stages: { env: stack.env, accountId: account.accountId },
+  });
+  // Until the broker is quiet again: the facts each email causes are billed to it too.
+  await options.settler.before('the end');
+  const cpu = cpuPerRequest(before, cpuSnapshot(pids), run.accepted);
+  forgetSinkMessages(stack.sink);
+  const problems: string[] = [];
+  checkResponses(problems, `event -> email at ${RATE_PER_S}/s (ingest)`, run.events - run.errors, run.non2xx, run.errors);
+  if (run.missing > 0) problems.push(`event -> email at ${RATE_PER_S}/s: ${run.missing} emails never arrived`);
+  log(`event -> email at ${RATE_PER_S}/s: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`);
+  if (run.stages) log(describeStages(run.stages));
+  log(`CPU µs/event: ${JSON.stringify(cpu)}`);
+  return problems;
+}
