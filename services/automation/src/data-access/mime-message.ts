@@ -58,9 +58,9 @@ function part(contentType: string, body: string): string {
  * The whole RFC 5322 message in one buffer, or undefined for an address this writer does not
  * handle (8-bit or quoted local parts, international domains), which nodemailer's composer then
  * builds. Encoding is nodemailer's own (encoded words, folding, quoted-printable); what this adds
- * is that the message is one string, not a tree of streams: nodemailer composing from fields cost
- * 0.5 ms of CPU per email, twice what sending the finished message costs (measured, see
- * docs/decisions.md).
+ * is that the message is one string, not a tree of streams: nodemailer composing and sending from
+ * fields cost 0.5 ms of CPU per email, the finished buffer over a bare connection 0.08 ms
+ * (docs/decisions.md, "the finished message").
  */
 export function composeMimeMessage(fields: MimeMessageFields, date = new Date()): Buffer | undefined {
   if (!SIMPLE_ADDRESS.test(fields.to) || !SIMPLE_ADDRESS.test(fields.from.address)) return undefined;

@@ -1,5 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import { composeMimeMessage } from './mime-message';
+import { SmtpConnectionPool } from './smtp-connection-pool';
 
 export interface OutgoingEmail {
   to: string;
@@ -66,45 +68,32 @@ export function parseMailFrom(value: string): MailerOptions['from'] {
   return { address: value.trim() };
 }
 
-/** Pooled SMTP with a shared send rate; the envelope is always explicit (only the contact). */
+/**
+ * Pooled SMTP with a shared send rate; the envelope is always explicit (only the contact). Every
+ * message is finished before it goes (composeMimeMessage, or nodemailer's composer for an address
+ * that writer leaves alone) and travels as one buffer over the connection pool.
+ */
 export class SmtpMailer {
-  private readonly transport: Transporter;
+  private readonly pool: SmtpConnectionPool;
+  /** Only for `reachable()`: a connection of its own, as nodemailer's verify opens. */
+  private readonly probe: Transporter;
 
   constructor(private readonly options: MailerOptions) {
-    this.transport = nodemailer.createTransport({
-      pool: true,
+    this.pool = new SmtpConnectionPool({ url: options.url, size: options.poolSize, ratePerSecond: options.ratePerSecond, timeoutMs: options.timeoutMs });
+    this.probe = nodemailer.createTransport({
       url: options.url,
-      maxConnections: options.poolSize,
-      maxMessages: Infinity,
-      // Retries are ours (ledger, backoff, bounded attempts): the pool must not resend on its own.
-      maxRequeues: 0,
-      rateDelta: 1000,
-      rateLimit: options.ratePerSecond,
       connectionTimeout: options.timeoutMs,
       greetingTimeout: options.timeoutMs,
       socketTimeout: options.timeoutMs,
-      disableFileAccess: true,
-      disableUrlAccess: true,
     });
   }
 
-  /**
-   * Resolves with the server's answer once it accepted the message; rejects with an SmtpFailure.
-   * The message goes to the pool finished, as one buffer (composeMimeMessage); only an address
-   * that writer leaves alone goes as fields for nodemailer's composer.
-   */
+  /** Resolves with the server's answer once it accepted the message; rejects with an SmtpFailure. */
   async send(email: OutgoingEmail): Promise<string> {
     const from = email.from ?? this.options.from;
-    const envelope = { from: from.address, to: [email.to] };
-    const raw = composeMimeMessage({ ...email, from });
     try {
-      const info = (await this.transport.sendMail(
-        raw
-          ? // The Message-ID only spares nodemailer generating one for its log: a raw message goes as it is.
-            { envelope, raw, messageId: email.messageId }
-          : { envelope, from, to: email.to, subject: email.subject, html: email.html, text: email.text, messageId: email.messageId, headers: email.headers },
-      )) as { response?: string };
-      return info.response ?? 'accepted';
+      const message = composeMimeMessage({ ...email, from }) ?? (await composeWithNodemailer({ ...email, from }));
+      return await this.pool.send({ from: from.address, to: [email.to] }, message);
     } catch (error) {
       throw classifySmtpError(error);
     }
@@ -112,13 +101,20 @@ export class SmtpMailer {
 
   /** Whether the SMTP server answers and accepts our login now (a connection, no message). */
   async reachable(): Promise<boolean> {
-    return this.transport.verify().then(
+    return this.probe.verify().then(
       () => true,
       () => false,
     );
   }
 
   close(): void {
-    this.transport.close();
+    this.pool.close();
+    this.probe.close();
   }
+}
+
+/** nodemailer's own composer, for what composeMimeMessage does not write (international addresses). */
+function composeWithNodemailer(email: OutgoingEmail & { from: MailerOptions['from'] }): Promise<Buffer> {
+  const { to, from, subject, html, text, messageId, headers } = email;
+  return new MailComposer({ from, to, subject, html, text, messageId, headers, disableFileAccess: true, disableUrlAccess: true }).compile().build();
 }
