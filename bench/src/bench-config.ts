@@ -15,6 +15,8 @@ export interface BenchConfig {
   /** Recipients of the campaign scenario (issue #19), and the events per second sent meanwhile. */
   campaignRecipients: number;
   campaignEventsPerS: number;
+  /** Processes each of gateway, contacts, events and automation runs as (`--instances N`). */
+  instances: number;
   postgresUrl: string;
   redisUrl: string;
   amqpUrl: string;
@@ -29,7 +31,13 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
-export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
+/** `--instances N` on the command line wins over BENCH_INSTANCES. */
+function instancesArgument(argv: string[]): string | undefined {
+  const at = argv.indexOf('--instances');
+  return at >= 0 ? (argv[at + 1] ?? '') : undefined;
+}
+
+export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): BenchConfig {
   return {
     rounds: positiveInt(env, 'BENCH_ROUNDS', 2),
     secondsPerScenario: positiveInt(env, 'BENCH_SECONDS', 5),
@@ -45,6 +53,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     sendConcurrency: positiveInt(env, 'BENCH_SEND_CONCURRENCY', 16),
     campaignRecipients: positiveInt(env, 'BENCH_CAMPAIGN_RECIPIENTS', 100_000),
     campaignEventsPerS: positiveInt(env, 'BENCH_CAMPAIGN_EVENTS_PER_S', 50),
+    instances: positiveInt({ BENCH_INSTANCES: instancesArgument(argv) ?? env.BENCH_INSTANCES }, 'BENCH_INSTANCES', 1),
     postgresUrl: env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     amqpUrl: env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',

@@ -11,16 +11,39 @@ export const CLOCK_TICKS: number = (() => {
   }
 })();
 
-/** A `Vm*` line of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak). */
+/** The process and its descendants (a service run as `--instances N` is a primary and N workers). */
+export function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // gone meanwhile, or a kernel without the children file: the process alone
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/**
+ * A `Vm*` line of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak); for several instances, the
+ * largest of them (the target is per process).
+ */
 export function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  return Math.max(...processTree(pid).map((member) => ownMemoryMb(member, field)));
+}
+
+function ownMemoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
   if (!match) throw new Error(`no ${field} for pid ${pid}`);
   return Number(match[1]) / 1024;
 }
 
-/** utime + stime of one process, in ticks. Fields are counted after the `)` that ends the name. */
+/** utime + stime of a process and its descendants (all instances of a service), in ticks. */
 export function processCpuTicks(pid: number): number {
+  return processTree(pid).reduce((sum, member) => sum + ownCpuTicks(member), 0);
+}
+
+/** Fields are counted after the `)` that ends the name. */
+function ownCpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // fields[0] is field 3 (state); utime and stime are fields 14 and 15.

@@ -10,13 +10,16 @@ export interface ServiceProcess {
 }
 
 const READY_TIMEOUT_MS = 60_000;
+/** The line service-instances prints once all its workers listen. */
+export const INSTANCES_READY = 'service-instances: every worker listens';
 const STOP_GRACE_MS = 10_000;
 
-function prefixLines(stream: NodeJS.ReadableStream | null, name: string): void {
+function prefixLines(stream: NodeJS.ReadableStream | null, name: string, onLine: (line: string) => void = () => undefined): void {
   if (!stream) return;
-  readline
-    .createInterface({ input: stream })
-    .on('line', (line) => process.stderr.write(`${name} | ${line}\n`));
+  readline.createInterface({ input: stream }).on('line', (line) => {
+    onLine(line);
+    process.stderr.write(`${name} | ${line}\n`);
+  });
 }
 
 /**
@@ -39,10 +42,15 @@ export async function startServiceProcess(
   env: NodeJS.ProcessEnv,
   readyUrl: string,
   nodeArgs: string[] = [],
+  /** More than one: `script` is service-instances, ready only once it says all its workers listen. */
+  instances = 1,
 ): Promise<ServiceProcess> {
   if (!existsSync(script)) throw new Error(`${name}: ${script} is not built; run npm run build`);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...profilingArgs(name), script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  prefixLines(child.stdout, name);
+  let allListening = instances === 1;
+  prefixLines(child.stdout, name, (line) => {
+    if (line === INSTANCES_READY) allListening = true;
+  });
   prefixLines(child.stderr, name);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
@@ -56,7 +64,7 @@ export async function startServiceProcess(
   for (;;) {
     if (child.exitCode !== null)
       throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
-    const ready = await fetch(readyUrl).then(
+    const ready = allListening && await fetch(readyUrl).then(
       (response) => response.ok,
       () => false,
     );

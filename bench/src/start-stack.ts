@@ -34,6 +34,8 @@ export interface Stack {
 /** As `npm start` and the images run the back-end services (scripts/start-stack.mjs). */
 const SERVICE_NODE_ARGS = ['--max-old-space-size=128'];
 const serviceScript = (name: string) => path.join(REPO_ROOT, 'services', name, 'dist', 'main.js');
+/** What `--instances N` multiplies: the request and sending path. Campaigns, webhooks stay single. */
+const SCALED_SERVICES = new Set(['gateway', 'contacts', 'events', 'automation']);
 
 /**
  * The whole stack from the built services, as child processes on free ports, on databases, Redis
@@ -99,12 +101,14 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
   ];
   const services: ServiceProcess[] = [];
   const start = async (name: string, own: NodeJS.ProcessEnv, readyPort: number) => {
+    const scaled = config.instances > 1 && SCALED_SERVICES.has(name);
     const service = await startServiceProcess(
       name,
-      serviceScript(name),
-      { ...env, ...own },
+      scaled ? path.join(__dirname, 'service-instances.js') : serviceScript(name),
+      { ...env, ...own, ...(scaled ? { INSTANCES_SCRIPT: serviceScript(name), INSTANCES_COUNT: String(config.instances) } : {}) },
       `${local(readyPort)}/readyz`,
       SERVICE_NODE_ARGS,
+      scaled ? config.instances : 1,
     );
     cleanup.add(name, () => service.stop());
     services.push(service);

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { startTcpProxy, testServers } from '@mailer/shared/testing';
+import { createLogger } from '@mailer/shared';
+import { loadEventsConfig } from '../src/config';
+import { startEventsService } from '../src/events-service';
 import { newAccountId, startHarness } from './support/events-harness';
+
+const silent = createLogger('events-test', { level: 'silent' });
 
 describe('POST /v1/events with Idempotency-Key', () => {
   let harness: Awaited<ReturnType<typeof startHarness>>;
@@ -36,6 +41,25 @@ describe('POST /v1/events with Idempotency-Key', () => {
     expect(ids.size).toBe(1);
     await harness.settle(account);
     expect(harness.publishedFor(account)).toHaveLength(1);
+  });
+
+  it('gives concurrent duplicates spread over two competing instances one answer and publishes once', async () => {
+    const second = await startEventsService(loadEventsConfig(harness.env), silent);
+    try {
+      await second.broker.ready();
+      const account = newAccountId();
+      const key = randomUUID();
+      const responses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => harness.post(account, body, { 'idempotency-key': key }, undefined, i % 2 === 0 ? harness.service.url : second.url)),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(12).fill(202));
+      const ids = new Set(await Promise.all(responses.map(async (response) => ((await response.json()) as { data: { id: string } }).data.id)));
+      expect(ids.size).toBe(1);
+      await harness.settle(account);
+      expect(harness.publishedFor(account)).toHaveLength(1);
+    } finally {
+      await second.stop();
+    }
   });
 
   it('keeps keys apart per account, and refuses a reused key with another body with 422', async () => {

@@ -87,6 +87,18 @@ describe('rate limits', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(150);
   });
 
+  it('counts one key once across competing gateway instances: 300 requests over three, limit 50', async () => {
+    const tight = { ...env(), RATE_LIMIT_KEY_PER_MIN: '50' };
+    const instances = await Promise.all([startGateway(tight), startGateway(tight), startGateway(tight)]);
+    const { plaintext } = await aKey(instances[0]!.pool);
+    const responses = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => get(instances[i % instances.length]!.url, plaintext, uniqueIp())),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(250);
+  });
+
   it('puts consistent headers on 2xx, 401, 403, 404 and 429 answers', async () => {
     const limited = await startGateway({ ...env(), RATE_LIMIT_IP_PER_MIN: '6' });
     const { plaintext } = await aKey(limited.pool);

@@ -31,9 +31,10 @@ export async function startHarness(overrides: Record<string, string> = {}) {
   });
   await Promise.all([observer.ready(), service.broker.ready()]);
 
-  const post = (accountId: number, body: unknown, headers: Record<string, string> = {}, requestId: string = randomUUID()) => {
+  /** `baseUrl`: another instance of the service (this one by default). */
+  const post = (accountId: number, body: unknown, headers: Record<string, string> = {}, requestId: string = randomUUID(), baseUrl = service.url) => {
     const sent = typeof body === 'string' ? body : JSON.stringify(body);
-    return fetch(`${service.url}/v1/events`, {
+    return fetch(`${baseUrl}/v1/events`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
