@@ -213,6 +213,45 @@ describe('contacts.product-events consumer', () => {
     expect(enriched.payload.contact).toMatchObject({ id: contact.id, first_name: 'Kept', last_name: 'Filled', subscribed: false });
   });
 
+  it('enriches an event the contact needs nothing from with the contact as it stands, changing nothing, once per message', async () => {
+    const account = newAccountId();
+    const contact = (
+      await service.api.create(account, {
+        email: uniqueEmail(),
+        first_name: 'Ann',
+        last_name: 'Lee',
+        subscribed: false,
+        tags: ['beta', 'Alpha'],
+      })
+    ).body.data;
+    const received = event(account, contact.email.toUpperCase(), { first_name: 'Other', plan: 'pro' });
+    await probe.publish('product_event.received.v1', received, received.event_id);
+    await probe.publish('product_event.received.v1', received, received.event_id);
+    await settled(received.event_id, 2);
+    const after = (await service.api.get(account, contact.id)).body.data;
+    expect(after).toEqual(contact);
+    expect(await factsAbout(contact.id, 'contact.updated.v1')).toEqual([]);
+    const enriched = await waitFor(() => {
+      const mine = enrichedCopies(received.event_id);
+      return mine.length === 2 ? mine : undefined;
+    });
+    expect(new Set(enriched.map((message) => message.messageId))).toEqual(new Set([`enriched:${received.event_id}`]));
+    for (const copy of enriched) {
+      expect(copy.payload.contact).toEqual({
+        id: contact.id,
+        email: contact.email,
+        first_name: 'Ann',
+        last_name: 'Lee',
+        subscribed: false,
+        bounced: false,
+        tags: ['Alpha', 'beta'],
+        custom_properties: {},
+        suppression: null,
+        pending_confirmation: false,
+      });
+    }
+  });
+
   it('dead-letters an event whose email is malformed (poison), creating nothing', async () => {
     const account = newAccountId();
     const received = event(account, 'not an email', {});

@@ -58,3 +58,43 @@ export async function createContactForEvent(
   });
   return rows[0];
 }
+
+const CONTACT_COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties, confirmation,
+  created_at, updated_at`;
+
+/**
+ * The other common case, an event for a contact the event would not change (it exists and has the
+ * names the event carries), in one statement instead of a transaction of five and a suppression
+ * read: the message's inbox row, and the contact with its tags and its address's standing
+ * suppression for the enriched event. A message applied before reads the contact as it stands,
+ * as the general path does. Undefined, writing nothing, when there is no such contact or the event
+ * would fill in a name: the caller takes the general path.
+ */
+export async function readUnchangedContactForEvent(
+  db: Queryable,
+  messageKey: string,
+  accountId: number,
+  event: { email: string; first_name: string | null; last_name: string | null },
+): Promise<(ContactRow & { tags: string[]; suppression: SuppressionReason | null }) | undefined> {
+  const { rows } = await db.query<ContactRow & { tags: string[]; suppression: SuppressionReason | null }>({
+    name: 'contacts.read-unchanged-for-event',
+    text: `WITH seen AS (
+       SELECT 1 FROM processed_messages WHERE message_id = $1),
+     unchanged AS (
+       SELECT ${CONTACT_COLUMNS} FROM contacts
+        WHERE account_id = $2 AND lower(email) = lower($3)
+          AND (EXISTS (SELECT 1 FROM seen)
+               OR NOT (($4::text IS NOT NULL AND coalesce(first_name, '') = '')
+                    OR ($5::text IS NOT NULL AND coalesce(last_name, '') = '')))),
+     inbox AS (
+       INSERT INTO processed_messages (message_id) SELECT $1 FROM unchanged WHERE NOT EXISTS (SELECT 1 FROM seen)
+       ON CONFLICT DO NOTHING)
+     SELECT unchanged.*,
+            coalesce((SELECT array_agg(t.name ORDER BY lower(t.name) COLLATE "C", t.name COLLATE "C")
+                        FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.contact_id = unchanged.id), '{}') AS tags,
+            (SELECT reason FROM suppressions WHERE account_id = $2 AND address = $6 AND lifted_at IS NULL) AS suppression
+       FROM unchanged`,
+    values: [messageKey, accountId, event.email, event.first_name, event.last_name, emailKey(event.email)],
+  });
+  return rows[0];
+}

@@ -16,7 +16,7 @@ import {
   type ContactChanges,
 } from '../data-access/contacts.repository';
 import { doubleOptInEnabled } from '../data-access/double-opt-in.repository';
-import { createContactForEvent } from '../data-access/event-contact.repository';
+import { createContactForEvent, readUnchangedContactForEvent } from '../data-access/event-contact.repository';
 import { claimMessage } from '../data-access/processed-messages.repository';
 import { standingSuppression } from '../data-access/suppressions.repository';
 import { tagsOf } from '../data-access/tags.repository';
@@ -97,6 +97,14 @@ async function createNewContact(pool: Pool, messageKey: string, event: ProductEv
   return { contact: withTags(contactRow, []), suppression };
 }
 
+/** A contact the event does not change, with its inbox row, in one statement; undefined otherwise. */
+async function unchangedContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
+  const found = await readUnchangedContactForEvent(pool, messageKey, event.account_id, { email: event.email, ...namesFrom(event) });
+  if (!found) return undefined;
+  const { suppression, tags, ...row } = found;
+  return { contact: withTags(row, tags), suppression };
+}
+
 /** The contact with its address's standing suppression, for the enriched event. */
 async function withSuppression(pool: Pool, contact: Contact | undefined): Promise<EnrichedContact | undefined> {
   return contact && { contact, suppression: await standingSuppression(pool, contact.account_id, contact.email) };
@@ -126,7 +134,7 @@ async function currentContact(pool: Pool, event: ProductEvent): Promise<Contact 
 
 /**
  * A product event: upsert its contact in one transaction with the inbox row (one statement when the
- * contact is new, the common case of a sign-up), then publish the
+ * contact is new, the common case of a sign-up, or when the event changes nothing), then publish the
  * event enriched with the contact's snapshot and only then let the consumer ack. The enriched
  * event's id derives from the event's, so a redelivery (the first attempt died after commit,
  * before the broker confirmed) publishes it again with the same id and automation drops the copy.
@@ -143,6 +151,7 @@ export async function upsertEventContact(deps: { pool: Pool; broker: Broker }, m
   const doubleOptIn = await doubleOptInEnabled(deps.pool, event.account_id);
   const enriched =
     (doubleOptIn ? undefined : await createNewContact(deps.pool, messageKey, event)) ??
+    (await unchangedContact(deps.pool, messageKey, event)) ??
     (await withSuppression(deps.pool, (await applyEvent(deps.pool, messageKey, event, doubleOptIn)) ?? (await currentContact(deps.pool, event))));
   // Deleted since the first attempt: nothing is left to enrich, and no email must follow.
   if (!enriched) return;
