@@ -8,6 +8,7 @@ import { measureEventToEmail } from './event-to-email';
 import { Cleanup } from './cleanup';
 import { describeRatios, describeVariant, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
 import { CLOSED_LOOP_FOCUS, focusClosedLoop, type ClosedLoopFocus } from './focus-closed-loop';
+import { focusDrain } from './focus-drain';
 import { focusEmail } from './focus-email';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
 import { createBenchAccount } from './operator-setup';
@@ -15,7 +16,7 @@ import { memoryMb } from './proc-stats';
 import { forgetSinkMessages } from './sink-arrivals';
 import { startStack } from './start-stack';
 
-const SCENARIOS = ['webhook', 'campaign', 'email', ...(Object.keys(CLOSED_LOOP_FOCUS) as ClosedLoopFocus[])] as const;
+const SCENARIOS = ['webhook', 'campaign', 'email', 'drain', ...(Object.keys(CLOSED_LOOP_FOCUS) as ClosedLoopFocus[])] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const isClosedLoop = (scenario: Scenario): scenario is ClosedLoopFocus => scenario in CLOSED_LOOP_FOCUS;
@@ -32,6 +33,7 @@ async function main(scenario: Scenario): Promise<string[]> {
     const pids = new Map(stack.services.map((service) => [service.name, service.pid]));
     if (isClosedLoop(scenario)) return await focusClosedLoop({ config, stack, account, cleanup, settler, focus: scenario, log });
     if (scenario === 'email') return await focusEmail({ config, stack, account, settler, log });
+    if (scenario === 'drain') return await focusDrain({ config, stack, account, settler, log });
     if (scenario === 'webhook') {
       const result = await measureDeadWebhook({
         env: stack.env, sink: stack.sink, eventsUrl: stack.eventsUrl, account, runId: stack.names.id, ratePerS: 100,

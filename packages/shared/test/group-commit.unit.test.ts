@@ -27,6 +27,18 @@ describe('GroupCommit', () => {
     expect(writes).toEqual([[1], [2, 3, 4]]);
   });
 
+  it("answers each caller with its own item's result", async () => {
+    const first = deferred();
+    let calls = 0;
+    const commit = new GroupCommit<number, string>(async (items) => {
+      if (++calls === 1) await first.done;
+      return items.map((item) => `written ${item}`);
+    });
+    const added = [commit.add(1), commit.add(2), commit.add(3)];
+    first.release();
+    expect(await Promise.all(added)).toEqual(['written 1', 'written 2', 'written 3']);
+  });
+
   it('keeps each write within the item limit', async () => {
     const writes: number[][] = [];
     const first = deferred();

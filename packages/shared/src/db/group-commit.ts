@@ -1,6 +1,6 @@
-interface Waiting<T> {
+interface Waiting<T, R> {
   item: T;
-  resolve: () => void;
+  resolve: (result: R) => void;
   reject: (error: unknown) => void;
 }
 
@@ -9,18 +9,20 @@ interface Waiting<T> {
  * go together into the next one. Under load a hundred handlers cost a few statements instead of a
  * hundred transactions; alone, an item is written at once (no timer, no added latency). A failed
  * write fails every item in it, so each caller's message is retried as if it had been written alone.
+ * `write` may answer each item (its results in the items' order), which `add` resolves with.
  */
-export class GroupCommit<T> {
-  private waiting: Array<Waiting<T>> = [];
+export class GroupCommit<T, R = void> {
+  private waiting: Array<Waiting<T, R>> = [];
   private writing = false;
 
   constructor(
-    private readonly write: (items: T[]) => Promise<void>,
+    // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- a writer with nothing to answer returns nothing
+    private readonly write: (items: T[]) => Promise<R[] | void>,
     private readonly maxItems = 500,
   ) {}
 
-  add(item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
       if (!this.writing) void this.drain();
     });
@@ -31,8 +33,8 @@ export class GroupCommit<T> {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.maxItems);
       try {
-        await this.write(batch.map((entry) => entry.item));
-        for (const entry of batch) entry.resolve();
+        const results = await this.write(batch.map((entry) => entry.item));
+        batch.forEach((entry, index) => entry.resolve(results?.[index] as R));
       } catch (error) {
         for (const entry of batch) entry.reject(error);
       }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { currentTraceparent, type Pool, type PoolClient } from '@mailer/shared';
+import type { Pool, PoolClient } from '@mailer/shared';
 import type { LogOutcome } from './delivery-log.repository';
 import type { OutboxFact } from './outbox.repository';
 import type { ClaimedSend, SendOutcome } from './sends.repository';
@@ -24,68 +24,88 @@ export interface SendOutcomeRecord {
   markBounced: boolean;
 }
 
+/** A record with the trace context of the caller that made it (a batch is written from another). */
+export interface TracedSendOutcomeRecord extends SendOutcomeRecord {
+  traceparent: string | null;
+}
+
 /**
- * Everything a finished attempt changes, in one statement (one round trip, one commit): the
- * outcome, fenced by the attempt number so only the current claimant records it; then, only if it
- * did, the outbox facts, the log line, the bounce flag and the next step's ledger row. False when
- * the claim was lost to another instance meanwhile (nothing is written then).
+ * Everything finished attempts change, many in one statement (one round trip, one commit): each
+ * outcome fenced by its own attempt number, so only the current claimant records it; then, only for
+ * those recorded, their outbox facts, log line, bounce flag and next step's ledger row. Facts and log lines keep the records' order. Answers, in the
+ * records' order, whether each was recorded.
  */
-export async function recordSendOutcome(db: Pool | PoolClient, record: SendOutcomeRecord): Promise<boolean> {
-  const { send, outcome, facts, log, next } = record;
-  const { rows } = await db.query<{ recorded: number }>({
-    name: 'automation.record-send-outcome',
-    text: `WITH outcome AS (
-       UPDATE sends
-          SET state = $3, reason = $4, last_error = coalesce($5, last_error), smtp_response = coalesce($6, smtp_response),
-              sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END,
-              due_at = CASE WHEN $3 = 'failed_transient' THEN now() + $7::float8 * interval '1 millisecond' ELSE due_at END,
+export async function recordSendOutcomes(db: Pool | PoolClient, records: TracedSendOutcomeRecord[]): Promise<boolean[]> {
+  const column = <V>(value: (record: TracedSendOutcomeRecord) => V) => records.map(value);
+  const facts = records.flatMap((record, index) => record.facts.map((fact) => ({ n: index + 1, fact })));
+  const { rows } = await db.query<{ id: string }>({
+    name: 'automation.record-send-outcomes',
+    text: `WITH input AS (
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[],
+                            $9::bigint[], $10::bigint[], $11::text[], $12::bigint[], $13::text[], $14::text[], $15::text[],
+                            $16::text[], $17::boolean[], $18::bigint[], $19::text[], $20::int[], $21::text[], $22::float8[])
+         WITH ORDINALITY AS i (id, attempts, state, reason, error, smtp_response, retry_ms, trace, account_id, contact_id, email,
+                               workflow_id, step_id, log_outcome, log_reason, message_id, bounced, run_id, next_step, next_index,
+                               next_message, next_delay, n)),
+     outcome AS (
+       UPDATE sends s
+          SET state = i.state, reason = i.reason, last_error = coalesce(i.error, s.last_error), smtp_response = coalesce(i.smtp_response, s.smtp_response),
+              sent_at = CASE WHEN i.state = 'sent' THEN now() ELSE s.sent_at END,
+              due_at = CASE WHEN i.state = 'failed_transient' THEN now() + i.retry_ms * interval '1 millisecond' ELSE s.due_at END,
               claimed_by = NULL, lease_until = NULL, updated_at = now()
-        WHERE id = $1 AND state = 'claimed' AND attempts = $2
-       RETURNING id),
+         FROM input i
+        WHERE s.id = i.id AND s.state = 'claimed' AND s.attempts = i.attempts
+       RETURNING s.id),
+     recorded AS (
+       SELECT i.* FROM input i WHERE i.id IN (SELECT id FROM outcome)),
      facts AS (
        INSERT INTO outbox (message_id, type, payload, trace_context)
-       SELECT fact.message_id, fact.type, fact.payload, $8
-         FROM outcome, unnest($9::uuid[], $10::text[], $11::jsonb[]) AS fact (message_id, type, payload)),
+       SELECT f.message_id, f.type, f.payload, r.trace
+         FROM unnest($23::int[], $24::uuid[], $25::text[], $26::jsonb[]) WITH ORDINALITY AS f (n, message_id, type, payload, k)
+         JOIN recorded r ON r.n = f.n
+        ORDER BY f.k),
      logged AS (
        INSERT INTO delivery_log (account_id, contact_id, email, workflow_id, step_id, outcome, reason, message_id)
-       SELECT $12, $13, $14, $15, $16, $17, $18, $19 FROM outcome),
+       SELECT account_id, contact_id, email, workflow_id, step_id, log_outcome, log_reason, message_id FROM recorded ORDER BY n),
      bounced AS (
-       UPDATE contacts SET bounced = true, fact_at = greatest(fact_at, now()), updated_at = now()
-        WHERE $20::boolean AND account_id = $12 AND contact_id = $13 AND EXISTS (SELECT 1 FROM outcome)),
+       UPDATE contacts c SET bounced = true, fact_at = greatest(c.fact_at, now()), updated_at = now()
+         FROM recorded r WHERE r.bounced AND c.account_id = r.account_id AND c.contact_id = r.contact_id),
      next_step AS (
        INSERT INTO sends (run_id, account_id, contact_id, workflow_id, step_id, step_index, message_id, due_at, trace_context)
-       SELECT $21, $12, $13, $15, $22::text, $23::int, $24::text, now() + $25::float8 * interval '1 millisecond', $8
-         FROM outcome
-        WHERE $22::text IS NOT NULL
+       SELECT run_id, account_id, contact_id, workflow_id, next_step, next_index, next_message,
+              now() + next_delay * interval '1 millisecond', trace
+         FROM recorded WHERE next_step IS NOT NULL
        ON CONFLICT ON CONSTRAINT sends_once_key DO NOTHING)
-     SELECT count(*)::int AS recorded FROM outcome`,
+     SELECT id FROM outcome`,
     values: [
-      send.id,
-      send.attempts,
-      outcome.state,
-      outcome.reason ?? null,
-      outcome.error ?? null,
-      outcome.smtpResponse ?? null,
-      outcome.retryInMs ?? 0,
-      currentTraceparent(),
+      column((r) => r.send.id),
+      column((r) => r.send.attempts),
+      column((r) => r.outcome.state),
+      column((r) => r.outcome.reason ?? null),
+      column((r) => r.outcome.error ?? null),
+      column((r) => r.outcome.smtpResponse ?? null),
+      column((r) => r.outcome.retryInMs ?? 0),
+      column((r) => r.traceparent),
+      column((r) => r.send.account_id),
+      column((r) => r.send.contact_id),
+      column((r) => r.log.email ?? null),
+      column((r) => r.send.workflow_id),
+      column((r) => r.send.step_id),
+      column((r) => r.log.outcome),
+      column((r) => r.log.reason ?? null),
+      column((r) => r.send.message_id),
+      column((r) => r.markBounced),
+      column((r) => r.send.run_id),
+      column((r) => r.next?.stepId ?? null),
+      column((r) => r.next?.stepIndex ?? null),
+      column((r) => r.next?.messageId ?? null),
+      column((r) => r.next?.delayMs ?? 0),
+      facts.map((entry) => entry.n),
       facts.map(() => randomUUID()),
-      facts.map((fact) => fact.type),
-      facts.map((fact) => JSON.stringify(fact.payload)),
-      send.account_id,
-      send.contact_id,
-      log.email ?? null,
-      send.workflow_id,
-      send.step_id,
-      log.outcome,
-      log.reason ?? null,
-      send.message_id,
-      record.markBounced,
-      send.run_id,
-      next?.stepId ?? null,
-      next?.stepIndex ?? null,
-      next?.messageId ?? null,
-      next?.delayMs ?? 0,
+      facts.map((entry) => entry.fact.type),
+      facts.map((entry) => JSON.stringify(entry.fact.payload)),
     ],
   });
-  return rows[0]?.recorded === 1;
+  const recorded = new Set(rows.map((row) => Number(row.id)));
+  return records.map((record) => recorded.has(Number(record.send.id)));
 }

@@ -1,7 +1,7 @@
-import { contactBouncedV1, emailSentV1, workflowCompletedV1 } from '@mailer/shared';
+import { contactBouncedV1, currentTraceparent, emailSentV1, GroupCommit, workflowCompletedV1, type Pool } from '@mailer/shared';
 import type { LogOutcome } from '../../data-access/delivery-log.repository';
 import { outboxFact, type OutboxFact } from '../../data-access/outbox.repository';
-import { recordSendOutcome, type NextStepRow } from '../../data-access/send-outcome.repository';
+import { recordSendOutcomes, type NextStepRow, type TracedSendOutcomeRecord } from '../../data-access/send-outcome.repository';
 import type { ClaimedSend, SendOutcome } from '../../data-access/sends.repository';
 import type { StoredWorkflow } from '../../data-access/workflows.repository';
 import { nextEmailStep } from '../enrolment/next-email-step';
@@ -87,19 +87,40 @@ export type Recorded =
   | { recorded: true; nextDueNow: boolean };
 
 /**
+ * One group commit per pool: outcomes finished while a write is in flight go together into the next
+ * statement, a lone one is written at once. At a thousand emails a second one statement each was a
+ * quarter of automation's time, most of it the socket write (docs/performance.md).
+ */
+const outcomeWriters = new WeakMap<Pool, GroupCommit<TracedSendOutcomeRecord, boolean>>();
+
+function outcomeWriter(pool: Pool): GroupCommit<TracedSendOutcomeRecord, boolean> {
+  let writer = outcomeWriters.get(pool);
+  if (!writer) {
+    writer = new GroupCommit((records) => recordSendOutcomes(pool, records), OUTCOMES_PER_STATEMENT);
+    outcomeWriters.set(pool, writer);
+  }
+  return writer;
+}
+
+const OUTCOMES_PER_STATEMENT = 200;
+
+/**
  * Records a step's outcome, its log line, the facts it causes (outbox) and the next step's ledger
- * row: one atomic statement, and only while this attempt still holds the claim. `recorded` is
- * false when the claim was lost to another instance.
+ * row: atomically, together with other outcomes finished meanwhile, and only while this attempt
+ * still holds the claim. `recorded` is false when the claim was lost to another instance. A failed
+ * write fails every outcome in it; each caller retries its own.
  */
 export async function finishSend(ctx: SendContext, send: ClaimedSend, finish: Finish): Promise<Recorded> {
   const next = nextStepOf(ctx, send, finish);
-  const recorded = await recordSendOutcome(ctx.pool, {
+  const recorded = await outcomeWriter(ctx.pool).add({
     send,
     outcome: finish.outcome,
     facts: [...factsOf(send, finish), ...completionOf(send, finish, next)],
     log: { outcome: finish.log, email: finish.email, reason: finish.outcome.reason ?? finish.outcome.smtpResponse },
     next,
     markBounced: Boolean(finish.bounce && finish.email),
+    // The statement may be written from another caller's context: each record carries its own trace.
+    traceparent: currentTraceparent(),
   });
   return recorded ? { recorded, nextDueNow: next?.delayMs === 0 } : { recorded };
 }
