@@ -1,14 +1,11 @@
+import type { FocusContext } from './focus-context';
 import { startBaselineA } from './baseline-a';
-import type { BenchConfig } from './bench-config';
 import type { ClosedLoopScenario } from './bench-results';
-import type { BrokerSettler } from './broker-quiet';
 import type { Cleanup } from './cleanup';
 import { runClosedLoopRounds } from './closed-loop-rounds';
 import { loadTargets } from './load-targets';
-import type { BenchAccount } from './operator-setup';
 import { checkResponses } from './response-check';
 import { seedContacts } from './seed-contacts';
-import type { Stack } from './start-stack';
 
 /** The focus names of the closed-loop scenarios and what `npm run bench` calls them. */
 export const CLOSED_LOOP_FOCUS = {
@@ -22,15 +19,7 @@ export type ClosedLoopFocus = keyof typeof CLOSED_LOOP_FOCUS;
  * One closed-loop scenario as `npm run bench` runs it (the same seeded contacts, targets, warm-up
  * and rounds), interleaved with baseline A of the same run; resolves to the problems it saw.
  */
-export async function focusClosedLoop(options: {
-  config: BenchConfig;
-  stack: Stack;
-  account: BenchAccount;
-  cleanup: Cleanup;
-  settler: BrokerSettler;
-  focus: ClosedLoopFocus;
-  log: (text: string) => void;
-}): Promise<string[]> {
+export async function focusClosedLoop(options: FocusContext & { cleanup: Cleanup; focus: ClosedLoopFocus }): Promise<string[]> {
   const { config, stack, log } = options;
   const scenario = CLOSED_LOOP_FOCUS[options.focus];
   const seeded = await seedContacts(stack.env, options.account.accountId, config.contacts);

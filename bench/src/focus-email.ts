@@ -1,12 +1,9 @@
-import type { BenchConfig } from './bench-config';
-import type { BrokerSettler } from './broker-quiet';
+import type { FocusContext } from './focus-context';
 import { cpuPerRequest, cpuSnapshot } from './cpu-meter';
 import { measureEventToEmail } from './event-to-email';
-import type { BenchAccount } from './operator-setup';
 import { checkResponses } from './response-check';
 import { forgetSinkMessages } from './sink-arrivals';
 import { describeStages } from './stage-breakdown';
-import type { Stack } from './start-stack';
 
 const RATE_PER_S = 100;
 const WARM_UP_SECONDS = 5;
@@ -15,13 +12,7 @@ const WARM_UP_SECONDS = 5;
  * Event -> email at 100/s for BENCH_EMAIL_SECONDS with its per-stage breakdown, after a few
  * seconds of the same load unrecorded (the full run reaches this scenario with a warm stack).
  */
-export async function focusEmail(options: {
-  config: BenchConfig;
-  stack: Stack;
-  account: BenchAccount;
-  settler: BrokerSettler;
-  log: (text: string) => void;
-}): Promise<string[]> {
+export async function focusEmail(options: FocusContext): Promise<string[]> {
   const { config, stack, account, log } = options;
   const common = { sink: stack.sink, eventsUrl: stack.eventsUrl, apiKey: account.apiKey, ratePerS: RATE_PER_S, stragglerWaitMs: config.stragglerWaitMs };
   await measureEventToEmail({ ...common, runId: `${stack.names.id}.warm-up`, seconds: WARM_UP_SECONDS });

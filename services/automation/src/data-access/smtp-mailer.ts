@@ -1,18 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { composeMimeMessage } from './mime-message';
+import { composeMimeMessage, type MimeMessageFields } from './mime-message';
 import { SmtpConnectionPool } from './smtp-connection-pool';
 
-export interface OutgoingEmail {
-  to: string;
-  subject: string;
-  html: string | undefined;
-  text: string;
-  messageId: string;
-  headers: Record<string, string>;
-  /** The sender when not the configured one (a campaign's from name and address). */
-  from?: MailerOptions['from'];
-}
+/** A message to send: its fields, the sender only when not the configured one (a campaign's). */
+export type OutgoingEmail = Omit<MimeMessageFields, 'from'> & { from?: MimeMessageFields['from'] };
 
 /** How an SMTP failure is handled: retry later, give up, or give up and mark the recipient bounced. */
 export type SmtpFailureKind = 'transient' | 'permanent' | 'bounce';
