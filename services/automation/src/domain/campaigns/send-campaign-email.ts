@@ -1,5 +1,5 @@
-import { backoffDelay, contactBouncedV1, isDependencyUnavailable, sleep, type CampaignContent } from '@mailer/shared';
-import { recordCampaignOutcome, type CampaignSendOutcome, type ClaimedCampaignSend } from '../../data-access/campaign-sends.repository';
+import { backoffDelay, contactBouncedV1, isDependencyUnavailable, sleep, type CampaignContent, type GroupCommit } from '@mailer/shared';
+import { recordCampaignOutcome, type BatchedOutcome, type CampaignSendOutcome, type ClaimedCampaignSend } from '../../data-access/campaign-sends.repository';
 import { outboxFact, type OutboxFact } from '../../data-access/outbox.repository';
 import { SmtpFailure } from '../../data-access/smtp-mailer';
 import { crashPoint } from '../../crash-point';
@@ -8,7 +8,6 @@ import type { SendContext } from '../sending/send-context';
 import { whyNotSend } from '../sending/suppression-check';
 import { campaignUnsubscribeUrl } from './campaign-unsubscribe-link';
 import { renderCampaignEmail } from './campaign-email';
-import type { OutcomeBatcher } from './outcome-batcher';
 
 interface Attempted {
   outcome: CampaignSendOutcome;
@@ -26,7 +25,7 @@ export async function sendCampaignEmail(
   ctx: SendContext,
   send: ClaimedCampaignSend,
   content: CampaignContent,
-  batcher: OutcomeBatcher,
+  batcher: GroupCommit<BatchedOutcome, boolean>,
 ): Promise<CampaignSendOutcome['state']> {
   if (send.previous_state === 'claimed') {
     ctx.logger.warn({ campaignId: send.campaign_id, contactId: send.contact_id, messageId: send.message_id }, 'campaign claim lease expired; re-sending with the same Message-ID');
@@ -36,7 +35,7 @@ export async function sendCampaignEmail(
     try {
       const plain = attempted.facts.length === 0 && !attempted.bounced;
       const recorded = plain
-        ? await batcher.record({ id: send.id, attempts: send.attempts, outcome: attempted.outcome })
+        ? await batcher.add({ id: send.id, attempts: send.attempts, outcome: attempted.outcome })
         : await recordCampaignOutcome(ctx.pool, send, attempted.outcome, attempted.facts, attempted.bounced);
       if (!recorded) ctx.logger.warn({ campaignId: send.campaign_id, messageId: send.message_id }, 'campaign claim was taken over before the outcome was recorded');
       break;
