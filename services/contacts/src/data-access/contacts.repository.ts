@@ -3,8 +3,14 @@ import { emailTaken } from '../domain/contact.errors';
 import type { ContactRow, CustomProperties } from '../domain/contact';
 import type { Queryable } from './queryable';
 
-const COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties, confirmation,
+/** A contact row as `ContactRow` reads it. */
+export const CONTACT_COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties, confirmation,
   created_at, updated_at`;
+
+/** The tag names of the contact row `alias`, sorted as the API lists them (an empty array for none). */
+export const tagsOfContact = (alias: string) =>
+  `ARRAY(SELECT t.name FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
+          WHERE ct.contact_id = ${alias}.id ORDER BY lower(t.name) COLLATE "C", t.name COLLATE "C")`;
 
 /** The unique index is the arbiter of "taken", also between concurrent requests. */
 const EMAIL_KEY = 'contacts_account_email_key';
@@ -34,7 +40,7 @@ export async function insertContact(
     .query<ContactRow>({
       name: 'contacts.insert',
       text: `INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CONTACT_COLUMNS}`,
       values: [
         accountId,
         row.email,
@@ -54,7 +60,7 @@ export async function insertContactIfAbsent(db: Queryable, accountId: number, ro
   const { rows } = await db.query<ContactRow>(
     `INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (account_id, lower(email)) DO NOTHING RETURNING ${COLUMNS}`,
+     ON CONFLICT (account_id, lower(email)) DO NOTHING RETURNING ${CONTACT_COLUMNS}`,
     [
       accountId,
       row.email,
@@ -75,7 +81,7 @@ export async function findContact(
   options: { forUpdate?: boolean } = {},
 ) {
   const { rows } = await db.query<ContactRow>(
-    `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE account_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [accountId, id],
   );
   return rows[0];
@@ -88,10 +94,7 @@ export async function findContact(
 export async function findContactWithTags(db: Queryable, accountId: number, id: number) {
   const { rows } = await db.query<ContactRow & { tags: string[] }>({
     name: 'contacts.find-with-tags',
-    text: `SELECT ${COLUMNS}, ARRAY(
-         SELECT t.name FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
-         WHERE ct.contact_id = contacts.id ORDER BY lower(t.name) COLLATE "C", t.name COLLATE "C"
-       ) AS tags
+    text: `SELECT ${CONTACT_COLUMNS}, ${tagsOfContact('contacts')} AS tags
        FROM contacts WHERE account_id = $1 AND id = $2`,
     values: [accountId, id],
   });
@@ -105,7 +108,7 @@ export async function findContactByEmail(
   options: { forUpdate?: boolean } = {},
 ) {
   const { rows } = await db.query<ContactRow>(
-    `SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND lower(email) = lower($2)${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE account_id = $1 AND lower(email) = lower($2)${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [accountId, email],
   );
   return rows[0];
@@ -139,7 +142,7 @@ export async function updateContact(
   sets.push('updated_at = now()');
   const { rows } = await db
     .query<ContactRow>(
-      `UPDATE contacts SET ${sets.join(', ')} WHERE account_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      `UPDATE contacts SET ${sets.join(', ')} WHERE account_id = $1 AND id = $2 RETURNING ${CONTACT_COLUMNS}`,
       values,
     )
     .catch(rethrowTaken);

@@ -1,6 +1,7 @@
 import { contactCreatedV1, currentTraceparent, type MessageOf } from '@mailer/shared';
 import { emailKey } from '@mailer/shared';
 import type { ContactRow, SuppressionReason } from '../domain/contact';
+import { CONTACT_COLUMNS, tagsOfContact } from './contacts.repository';
 import type { Queryable } from './queryable';
 
 const COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties,
@@ -59,9 +60,6 @@ export async function createContactForEvent(
   return rows[0];
 }
 
-const CONTACT_COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties, confirmation,
-  created_at, updated_at`;
-
 /**
  * The other common case, an event for a contact the event would not change (it exists and has the
  * names the event carries), in one statement instead of a transaction of five and a suppression
@@ -90,8 +88,7 @@ export async function readUnchangedContactForEvent(
        INSERT INTO processed_messages (message_id) SELECT $1 FROM unchanged WHERE NOT EXISTS (SELECT 1 FROM seen)
        ON CONFLICT DO NOTHING)
      SELECT unchanged.*,
-            coalesce((SELECT array_agg(t.name ORDER BY lower(t.name) COLLATE "C", t.name COLLATE "C")
-                        FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.contact_id = unchanged.id), '{}') AS tags,
+            ${tagsOfContact('unchanged')} AS tags,
             (SELECT reason FROM suppressions WHERE account_id = $2 AND address = $6 AND lifted_at IS NULL) AS suppression
        FROM unchanged`,
     values: [messageKey, accountId, event.email, event.first_name, event.last_name, emailKey(event.email)],
