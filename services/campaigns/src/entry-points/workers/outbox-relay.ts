@@ -54,11 +54,15 @@ export class CampaignOutboxRelay {
     if (!this.broker.isConnected()) return false;
     return withTransaction(this.pool, async (client) => {
       const batch = await lockOutboxBatch(client, BATCH);
-      for (const message of batch) {
-        const contract = CONTRACTS[message.type];
-        if (!contract) throw new Error(`outbox holds an unknown message type ${message.type}`);
-        await this.broker.publish(contract, message.payload, { messageId: message.message_id });
-      }
+      // All published before any confirm is awaited (the channel keeps their order); one refusal
+      // rolls the batch back and the retry republishes it under the same message ids.
+      await Promise.all(
+        batch.map((message) => {
+          const contract = CONTRACTS[message.type];
+          if (!contract) throw new Error(`outbox holds an unknown message type ${message.type}`);
+          return this.broker.publish(contract, message.payload, { messageId: message.message_id });
+        }),
+      );
       if (batch.length > 0)
         await deleteFromOutbox(
           client,

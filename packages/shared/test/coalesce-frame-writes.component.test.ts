@@ -1,0 +1,63 @@
+import type { Socket } from 'node:net';
+import amqp, { type ChannelModel } from 'amqplib';
+import { testServers } from '@mailer/shared/testing';
+import { coalesceFrameWrites } from '../src/messaging/coalesce-frame-writes';
+import { uniqueName } from './helpers';
+
+describe('coalesceFrameWrites', () => {
+  const { amqpUrl } = testServers();
+  let model: ChannelModel;
+
+  beforeEach(async () => {
+    model = await amqp.connect(amqpUrl);
+  });
+  afterEach(() => model.close());
+
+  /** Counts what reaches the socket: one entry per write the kernel is asked for. */
+  function socketWrites(): number[] {
+    const socket = (model as unknown as { connection: { stream: Socket } }).connection.stream;
+    const writes: number[] = [];
+    const write = socket._write.bind(socket);
+    const writev = socket._writev?.bind(socket);
+    socket._write = (chunk, encoding, callback) => {
+      writes.push(1);
+      write(chunk, encoding, callback);
+    };
+    socket._writev = (chunks, callback) => {
+      writes.push(chunks.length);
+      writev?.(chunks, callback);
+    };
+    return writes;
+  }
+
+  it("recognises this amqplib's connection (an upgrade that changes it fails here)", () => {
+    expect(coalesceFrameWrites(model)).toBe(true);
+  });
+
+  it('sends the frames of one pass as one write, in order, each confirmed and delivered once', async () => {
+    coalesceFrameWrites(model);
+    const channel = await model.createConfirmChannel();
+    const queue = uniqueName('coalesce-');
+    await channel.assertQueue(queue, { exclusive: true });
+    const writes = socketWrites();
+
+    const bodies = Array.from({ length: 30 }, (_, index) => `message ${index}`);
+    await Promise.all(
+      bodies.map(
+        (body) =>
+          new Promise<void>((resolve, reject) =>
+            channel.sendToQueue(queue, Buffer.from(body), {}, (error: unknown) => (error ? reject(new Error('nacked')) : resolve())),
+          ),
+      ),
+    );
+
+    // Thirty publishes written in one or two writes, not thirty.
+    expect(writes.reduce((sum, chunks) => sum + chunks, 0)).toBe(30);
+    expect(writes.length).toBeLessThanOrEqual(2);
+    const received: string[] = [];
+    for (let message = await channel.get(queue, { noAck: true }); message; message = await channel.get(queue, { noAck: true })) {
+      received.push(message.content.toString());
+    }
+    expect(received).toEqual(bodies);
+  });
+});
