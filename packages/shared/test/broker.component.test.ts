@@ -7,6 +7,8 @@ import {
   EXCHANGE,
   PoisonMessageError,
   QUEUES,
+  RETIRED_QUEUES,
+  deadLetterQueueName,
   defineContract,
   emailSentV1,
   type ConsumeOutcome,
@@ -30,7 +32,7 @@ describe('Broker', () => {
   const { logger } = memoryLogger();
   let namespace: string;
   let broker: Broker;
-  const queue = QUEUES.campaignsSendResults.name;
+  const queue = QUEUES.webhooksFacts.name;
 
   beforeEach(async () => {
     namespace = uniqueName('t') + '.';
@@ -51,6 +53,30 @@ describe('Broker', () => {
     await connection.close();
     return bodies;
   }
+
+  it('deletes a retired queue a broker still holds, with its dead letters, when it declares the topology', async () => {
+    const retiredNamespace = uniqueName('t') + '.';
+    const connection = await amqp.connect(amqpUrl);
+    try {
+      const channel = await connection.createChannel();
+      const names = RETIRED_QUEUES.flatMap((queue) => [retiredNamespace + queue, deadLetterQueueName(retiredNamespace + queue)]);
+      for (const name of names) {
+        await channel.assertQueue(name, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+        await channel.sendToQueue(name, Buffer.from('left over'));
+      }
+      const upgraded = Broker.start({ url: amqpUrl, logger, connectionName: 'test-upgraded', namespace: retiredNamespace });
+      await upgraded.ready();
+      await upgraded.close();
+      for (const name of names) {
+        // checkQueue on a missing queue closes the channel with 404: one channel per check.
+        const probe = await connection.createChannel();
+        probe.on('error', () => undefined);
+        await expect(probe.checkQueue(name)).rejects.toThrow(/404|NOT_FOUND/);
+      }
+    } finally {
+      await connection.close();
+    }
+  });
 
   it('publishes with a broker confirm and a consumer receives and acks it once', async () => {
     const received: string[] = [];

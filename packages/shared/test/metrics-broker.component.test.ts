@@ -33,7 +33,7 @@ const sentFact = (step: string): MessageOf<typeof emailSentV1> => ({
 describe('Broker metrics', () => {
   const { amqpUrl } = testServers();
   const { logger } = memoryLogger();
-  const queue = QUEUES.campaignsSendResults.name;
+  const queue = QUEUES.webhooksFacts.name;
   let namespace: string;
   let registry: Registry;
   let broker: Broker;

@@ -3,15 +3,12 @@ import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateD
 import type { CampaignsConfig } from './config';
 import { campaignsDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { buildApp } from './entry-points/api/app';
-import { consumeSendResults } from './entry-points/message-queue/send-results.consumer';
 import { consumeCampaignProgress } from './entry-points/message-queue/campaign-progress.consumer';
 import { CampaignOutboxRelay } from './entry-points/workers/outbox-relay';
 import { scheduledCampaignsLoop } from './entry-points/workers/scheduled-campaigns';
 
 export interface CampaignsServiceHooks {
-  /** Observes each send-result message's fate (tests wait on it instead of sleeping). */
-  onSendResultOutcome?: (outcome: ConsumeOutcome, messageId: string | undefined) => void;
-  /** Observes each campaign-progress message's fate. */
+  /** Observes each campaign-progress message's fate (tests wait on it instead of sleeping). */
   onProgressOutcome?: (outcome: ConsumeOutcome, messageId: string | undefined) => void;
 }
 
@@ -29,7 +26,6 @@ export async function startCampaignsService(config: CampaignsConfig, logger: Log
     connectionName: 'campaigns',
     metrics,
   });
-  consumeSendResults({ broker, pool, logger, onOutcome: hooks.onSendResultOutcome });
   consumeCampaignProgress({ broker, pool, logger, onOutcome: hooks.onProgressOutcome });
   const relay = new CampaignOutboxRelay(pool, broker, logger, config.CAMPAIGNS_OUTBOX_POLL_MS);
   const scheduled = scheduledCampaignsLoop(pool, logger, config.CAMPAIGNS_SCHEDULER_POLL_MS, () => relay.wake());

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Broker, createLogger, emailSentV1, QUEUES } from '@mailer/shared';
+import { Broker, campaignProgressV1, createLogger, QUEUES } from '@mailer/shared';
 import { metricValue, scrapeMetrics, waitFor } from '@mailer/shared/testing';
 import { createCampaign, uniqueAccountId } from './factories/campaigns';
 import { startCampaignsHarness, type CampaignsHarness } from './setup/campaigns-harness';
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe('campaigns /metrics', () => {
-  it('counts requests by route template and status, and consumed send results by queue and outcome', async () => {
+  it('counts requests by route template and status, and consumed progress counts by queue and outcome', async () => {
     const account = uniqueAccountId();
     const id = await createCampaign(harness.pool, account, { status: 'sending' });
     expect((await harness.request(account, `/api/v1/campaigns/${id}`)).status).toBe(200);
@@ -31,18 +31,21 @@ describe('campaigns /metrics', () => {
     expect((await harness.request(account, `/api/v1/campaigns/${id + 1_000_000}`)).status).toBe(404);
     expect((await harness.request(account, '/api/v1/campaigns')).status).toBe(200);
     const messageIds = [randomUUID(), randomUUID()];
-    for (const messageId of messageIds) {
+    for (const [index, messageId] of messageIds.entries()) {
       await automation.publish(
-        emailSentV1,
+        campaignProgressV1,
         {
           account_id: account,
-          contact_id: 1,
           campaign_id: id,
-          workflow: 'campaign',
-          step: 'send',
-          message_id: `<${randomUUID()}@mailer.test>`,
-          outcome: 'sent',
-          occurred_at: new Date().toISOString(),
+          total_recipients: 10,
+          sent: index + 1,
+          failed: 0,
+          skipped: 0,
+          unsubscribes: 0,
+          finished: false,
+          failure_reason: null,
+          control_version: 0,
+          counted_at: Date.now() * 1000 + index,
         },
         { messageId },
       );
@@ -57,7 +60,7 @@ describe('campaigns /metrics', () => {
     expect(metricValue(text, 'http_requests_total', { ...one, status: '404' })).toBe(1);
     expect(metricValue(text, 'http_request_duration_seconds_count', { ...one, status: '200' })).toBe(2);
     expect(metricValue(text, 'http_requests_total', { method: 'GET', route: '/api/v1/campaigns', status: '200' })).toBe(1);
-    const queue = QUEUES.campaignsSendResults.name;
+    const queue = QUEUES.campaignsProgress.name;
     expect(metricValue(text, 'mailer_queue_messages_total', { queue, outcome: 'ack' })).toBe(2);
     expect(metricValue(text, 'mailer_queue_messages_total', { queue, outcome: 'dead-letter' })).toBeUndefined();
     // No identifier ever becomes a label value.

@@ -1,8 +1,9 @@
 import type { Channel } from 'amqplib';
-import { DEAD_LETTER_EXCHANGE, DELIVERY_LIMIT, EXCHANGE, QUEUES, deadLetterQueueName } from './topology';
+import { DEAD_LETTER_EXCHANGE, DELIVERY_LIMIT, EXCHANGE, QUEUES, RETIRED_QUEUES, deadLetterQueueName } from './topology';
 
 /**
- * Declares exchanges, quorum queues with their dead-letter queues, and bindings. Idempotent: every
+ * Declares exchanges, quorum queues with their dead-letter queues, and bindings, and deletes retired
+ * queues (deleting one that is not there succeeds). Idempotent: every
  * service runs it on each (re)connection. `namespace` prefixes every name, so tests running side by
  * side in one vhost never consume each other's messages.
  */
@@ -28,5 +29,9 @@ export async function declareTopology(channel: Channel, namespace = ''): Promise
     for (const routingKey of queue.bindings) {
       await channel.bindQueue(name, exchange, routingKey);
     }
+  }
+  for (const retired of RETIRED_QUEUES) {
+    await channel.deleteQueue(namespace + retired);
+    await channel.deleteQueue(deadLetterQueueName(namespace + retired));
   }
 }

@@ -23,7 +23,6 @@ export const QUEUES = {
     name: 'automation.contact-facts',
     bindings: ['contact.created.v1', 'contact.updated.v1', 'contact.deleted.v1'],
   },
-  campaignsSendResults: { name: 'campaigns.send-results', bindings: ['email.sent.v1'] },
   /** Campaigns' requests to automation: send, control (pause, resume, cancel, retry failed), test send. */
   automationCampaignCommands: {
     name: 'automation.campaign-commands',
@@ -47,6 +46,14 @@ export const QUEUES = {
     ],
   },
 } as const satisfies Record<string, QueueDefinition>;
+
+/**
+ * Queues no service consumes any more, deleted (with their dead letters) by every service's
+ * topology declaration. `campaigns.send-results` counted campaign emails one fact each; campaign
+ * counts travel in `campaign.progress.v1` batches, and it only received workflow emails' facts to
+ * ignore them (a tenth of the CPU of each workflow email, broker included).
+ */
+export const RETIRED_QUEUES: readonly string[] = ['campaigns.send-results'];
 
 export const BROKER_NAMESPACE_PATTERN = /^[a-z0-9._-]*$/;
 

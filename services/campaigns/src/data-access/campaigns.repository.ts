@@ -104,20 +104,3 @@ export async function insertCampaigns(db: Queryable, accountId: number, campaign
   // Identity values are drawn in the SELECT's order, so ascending ids are the file's order.
   return rows.map((row) => row.id).sort((a, b) => a - b);
 }
-
-/** Adds one send outcome to a campaign's counts; false when the account has no such campaign. */
-export async function addSendOutcome(
-  db: Queryable,
-  accountId: number,
-  campaignId: number,
-  outcome: 'sent' | 'failed',
-): Promise<boolean> {
-  const sent = outcome === 'sent' ? 1 : 0;
-  const { rowCount } = await db.query(
-    `UPDATE campaigns
-        SET emails_sent = emails_sent + $3, emails_failed = emails_failed + $4, updated_at = now()
-      WHERE account_id = $1 AND id = $2`,
-    [accountId, campaignId, sent, 1 - sent],
-  );
-  return rowCount === 1;
-}

@@ -13,7 +13,7 @@ export async function startCampaignsHarness(env: Record<string, string> = {}) {
   const outcomes: Outcome[] = [];
   const config = loadCampaignsConfig(serviceTestEnv(env));
   const service = await startCampaignsService(config, createLogger('campaigns', { level: 'silent' }), {
-    onSendResultOutcome: (outcome, messageId) => outcomes.push({ outcome, messageId }),
+    onProgressOutcome: (outcome, messageId) => outcomes.push({ outcome, messageId }),
   });
   /** Calls the service with the gateway's signed identity for `accountId`. */
   const request = (accountId: number, path: string, init: RequestInit = {}) =>
