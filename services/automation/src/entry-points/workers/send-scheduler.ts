@@ -93,7 +93,6 @@ export class SendScheduler {
     return claimed.length === free;
   }
 
-  /** Sends one claimed row in the background; `load` runs inside, so its failure costs only this row. */
   /**
    * Sends one claimed row in the background; `load` runs inside, so its failure costs only this
    * row. The loop is woken only when the send wrote a next step due now: anything else due is
