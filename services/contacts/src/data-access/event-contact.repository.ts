@@ -4,9 +4,6 @@ import type { ContactRow, SuppressionReason } from '../domain/contact';
 import { CONTACT_COLUMNS, tagsOfContact } from './contacts.repository';
 import type { Queryable } from './queryable';
 
-const COLUMNS = `id, account_id, email, first_name, last_name, subscribed, bounced, source, custom_properties,
-  created_at, updated_at`;
-
 /**
  * The common case of a product event, a contact not seen before, in one statement (one round trip,
  * atomic without BEGIN/COMMIT): the contact (source "event", subscribed unless the address is on
@@ -32,7 +29,7 @@ export async function createContactForEvent(
        INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
        SELECT $2, $3, $4, $5, NOT EXISTS (SELECT 1 FROM suppressed), 'event', '{}'::jsonb WHERE NOT EXISTS (SELECT 1 FROM seen)
        ON CONFLICT (account_id, lower(email)) DO NOTHING
-       RETURNING ${COLUMNS}),
+       RETURNING ${CONTACT_COLUMNS}),
      inbox AS (
        INSERT INTO processed_messages (message_id) SELECT $1 FROM created ON CONFLICT DO NOTHING),
      fact AS (
@@ -44,7 +41,7 @@ export async function createContactForEvent(
                           to_jsonb(to_char(created.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
               $8
          FROM created)
-     SELECT ${COLUMNS}, (SELECT reason FROM suppressed) AS suppression FROM created`,
+     SELECT ${CONTACT_COLUMNS}, (SELECT reason FROM suppressed) AS suppression FROM created`,
     values: [
       messageKey,
       accountId,
