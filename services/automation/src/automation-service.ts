@@ -7,6 +7,7 @@ import { SmtpProbe } from './domain/sending/smtp-probe';
 import { EmailRenderer } from './domain/rendering/render-email';
 import { RENDER_LIMITS } from './domain/rendering/liquid-engine';
 import type { SendContext } from './domain/sending/send-context';
+import { sendOutcomeWriter } from './domain/sending/finish-send';
 import { unsubscribeSecret } from './domain/unsubscribe/unsubscribe-token';
 import { buildApp } from './entry-points/api/app';
 import { consumeContactFacts } from './entry-points/message-queue/contact-facts.consumer';
@@ -38,6 +39,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   const secret = unsubscribeSecret(config.UNSUBSCRIBE_SECRET, config.INTERNAL_SIGNING_SECRET);
   const ctx: SendContext = {
     pool,
+    outcomes: sendOutcomeWriter(pool),
     mailer: timedMailer(mailer, metrics),
     renderer: new EmailRenderer({ ...RENDER_LIMITS, renderMs: config.RENDER_TIMEOUT_MS }),
     logger,

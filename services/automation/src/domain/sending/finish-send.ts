@@ -86,23 +86,18 @@ export type Recorded =
   /** `nextDueNow`: the next step's row was written due at once (no wait before it). */
   | { recorded: true; nextDueNow: boolean };
 
+const OUTCOMES_PER_STATEMENT = 200;
+
+/** Writes workflow outcomes; one per process, in its SendContext. */
+export type SendOutcomeWriter = GroupCommit<TracedSendOutcomeRecord, boolean>;
+
 /**
- * One group commit per pool: outcomes finished while a write is in flight go together into the next
+ * A group commit of outcomes: those finished while a write is in flight go together into the next
  * statement, a lone one is written at once. At a thousand emails a second one statement each was a
  * quarter of automation's time, most of it the socket write (docs/performance.md).
  */
-const outcomeWriters = new WeakMap<Pool, GroupCommit<TracedSendOutcomeRecord, boolean>>();
-
-function outcomeWriter(pool: Pool): GroupCommit<TracedSendOutcomeRecord, boolean> {
-  let writer = outcomeWriters.get(pool);
-  if (!writer) {
-    writer = new GroupCommit((records) => recordSendOutcomes(pool, records), OUTCOMES_PER_STATEMENT);
-    outcomeWriters.set(pool, writer);
-  }
-  return writer;
-}
-
-const OUTCOMES_PER_STATEMENT = 200;
+export const sendOutcomeWriter = (pool: Pool): SendOutcomeWriter =>
+  new GroupCommit((records) => recordSendOutcomes(pool, records), OUTCOMES_PER_STATEMENT);
 
 /**
  * Records a step's outcome, its log line, the facts it causes (outbox) and the next step's ledger
@@ -112,7 +107,7 @@ const OUTCOMES_PER_STATEMENT = 200;
  */
 export async function finishSend(ctx: SendContext, send: ClaimedSend, finish: Finish): Promise<Recorded> {
   const next = nextStepOf(ctx, send, finish);
-  const recorded = await outcomeWriter(ctx.pool).add({
+  const recorded = await ctx.outcomes.add({
     send,
     outcome: finish.outcome,
     facts: [...factsOf(send, finish), ...completionOf(send, finish, next)],
