@@ -13,6 +13,8 @@ export * from './http/public-page';
 export * from './http/error-middleware';
 export * from './http/health-routes';
 export * from './http/http-server';
+export * from './http/hot-routes';
+export * from './http/send-json';
 export * from './http/storable-text';
 export * from './db/pool';
 export * from './db/ensure-database';

@@ -13,7 +13,7 @@ import {
 } from '@mailer/shared';
 import type { ContactsConfig } from './config';
 import { contactsDatabaseUrl, MIGRATIONS_DIR } from './database';
-import { buildApp } from './entry-points/api/app';
+import { buildListener } from './entry-points/api/app';
 import { registerConsumers } from './entry-points/message-queue/register-consumers';
 import { domainCheckMetrics, outboxLagGauge } from './entry-points/metrics/contacts-metrics';
 import { OutboxRelay } from './outbox/outbox-relay';
@@ -46,7 +46,7 @@ export async function startContactsService(
   outboxLagGauge(metrics, pool);
   registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome });
   const relay = new OutboxRelay({ pool, broker, logger, pollMs: config.OUTBOX_POLL_MS });
-  const app = buildApp({
+  const app = buildListener({
     logger,
     pool,
     broker,

@@ -10,7 +10,7 @@ import { markRevokedInRedis } from './data-access/revocation-marker';
 import { SignInThrottle } from './data-access/sign-in-throttle';
 import { KeyAuthenticator } from './domain/key-authenticator';
 import type { LimitSettings } from './domain/rate-limit';
-import { buildEventsApp, buildRestApp } from './entry-points/api/app';
+import { buildEventsListener, buildRestListener } from './entry-points/api/app';
 import { buildInternalApp } from './entry-points/internal/internal-app';
 import { UpstreamProxy } from './entry-points/api/upstream-proxy';
 import { ApiDocs } from './entry-points/api-docs/api-docs';
@@ -92,8 +92,8 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     trustProxy: config.TRUST_PROXY.split(',').map((entry) => entry.trim()).filter(Boolean),
   };
   const publicListener = publicListenerOptions(config, limiter, logger);
-  const api = await listenPublicly(buildRestApp(deps), config.GATEWAY_PORT, config.GATEWAY_HOST, publicListener);
-  const events = await listenPublicly(buildEventsApp(deps), config.EVENTS_PORT, config.GATEWAY_HOST, publicListener);
+  const api = await listenPublicly(buildRestListener(deps), config.GATEWAY_PORT, config.GATEWAY_HOST, publicListener);
+  const events = await listenPublicly(buildEventsListener(deps), config.EVENTS_PORT, config.GATEWAY_HOST, publicListener);
   const internal = await listen(
     buildInternalApp({
       logger,

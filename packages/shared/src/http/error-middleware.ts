@@ -40,11 +40,32 @@ function fromDependency(error: unknown): AppError | undefined {
   return new AppError(CommonErrorCodes.UNAVAILABLE, 'service temporarily unavailable').withHeaders({ 'Retry-After': '5' });
 }
 
+/** What a failure is answered with: status, extra headers and JSON body. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
 /**
- * The one place a failure becomes a response. `statusByCode` adds a service's own codes to the
- * common table. 422 answers `{ errors: [...] }` (plus details); every other error `{ error }`.
- * A 5xx never carries a stack or an internal message.
+ * The one place a failure becomes an answer. `table` maps error codes to statuses (the common
+ * table plus a service's own). 422 answers `{ errors: [...] }` (plus details); every other error
+ * `{ error }`. A 5xx never carries a stack or an internal message.
  */
+export function errorAnswer(error: unknown, table: Record<string, number>): ErrorAnswer {
+  const known = error instanceof AppError ? error : (fromBodyParser(error) ?? fromDependency(error));
+  const status = known ? (table[known.code] ?? 500) : 500;
+  if (!known || status === 500) return { status: 500, headers: known?.headers ?? {}, body: { error: 'internal server error' } };
+  if (status === 422) return { status, headers: known.headers, body: { errors: known.messages, ...known.details } };
+  return { status, headers: known.headers, body: { error: known.message, ...known.details } };
+}
+
+/** A 5xx is the server's to report: 503 (a dependency passing out) as a warning, the rest as errors. */
+export function logFailedRequest(logger: Logger, status: number, error: unknown, method: string, path: string): void {
+  if (status >= 500) logger[status === 503 ? 'warn' : 'error']({ err: error, method, path }, 'request failed');
+}
+
+/** Express's end of `errorAnswer`; `statusByCode` adds a service's own codes to the common table. */
 export function errorMiddleware(logger: Logger, statusByCode: Record<string, number> = {}): ErrorRequestHandler {
   const table = { ...commonStatusByCode, ...statusByCode };
   return (error: unknown, req, res, next) => {
@@ -52,19 +73,9 @@ export function errorMiddleware(logger: Logger, statusByCode: Record<string, num
       next(error);
       return;
     }
-    const known = error instanceof AppError ? error : (fromBodyParser(error) ?? fromDependency(error));
-    const status = known ? (table[known.code] ?? 500) : 500;
-    if (status >= 500) {
-      logger[status === 503 ? 'warn' : 'error']({ err: error, method: req.method, path: req.path }, 'request failed');
-    }
-    if (known) res.set(known.headers);
-    if (!known || status === 500) {
-      res.status(500).json({ error: 'internal server error' });
-    } else if (status === 422) {
-      res.status(422).json({ errors: known.messages, ...known.details });
-    } else {
-      res.status(status).json({ error: known.message, ...known.details });
-    }
+    const answer = errorAnswer(error, table);
+    logFailedRequest(logger, answer.status, error, req.method, req.path);
+    res.set(answer.headers).status(answer.status).json(answer.body);
   };
 }
 

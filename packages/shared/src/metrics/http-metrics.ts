@@ -79,25 +79,45 @@ function routeLabel(req: TrackedRequest): string {
   return req.baseUrl ? cachedTemplateOfPrefix(req.baseUrl) : UNMATCHED_ROUTE;
 }
 
+/** Bounds the label combinations cached below (method, route template, status are few). */
+const MAX_CACHED_SERIES = 2000;
+
 /**
- * Counts every response and times it, labelled by method, route TEMPLATE (`/contacts/:id`, never
- * the raw URL) and status. A request no route matched is `unmatched`, unless a middleware mounted
- * on a prefix (a proxy) answered it: then the prefix is the template. Mount it first.
- * Per request: one listener, a clock read, one counter increment and one histogram observation.
+ * Counts and times answered requests, labelled by method, route TEMPLATE and status. Each
+ * combination's counter and histogram series are looked up once: resolving labels per request
+ * cost more than the observation itself.
  */
-export function httpMetrics(registry: Registry): RequestHandler {
+export function httpRequestRecorder(registry: Registry): (method: string, route: string, status: number, startedNs: bigint) => void {
   const requests = counterOf(registry, METRICS.httpRequests);
   const duration = histogramOf(registry, METRICS.httpRequestDuration);
+  const series = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
+  return (method, route, status, startedNs) => {
+    const key = `${method} ${status} ${route}`;
+    let found = series.get(key);
+    if (found === undefined) {
+      const labels = { method, route, status: String(status) };
+      found = { count: requests.labels(labels), time: duration.labels(labels) };
+      if (series.size < MAX_CACHED_SERIES) series.set(key, found);
+    }
+    found.count.inc();
+    found.time.observe(Number(process.hrtime.bigint() - startedNs) / 1e9);
+  };
+}
+
+/**
+ * Counts every response and times it (see httpRequestRecorder), labelled by route TEMPLATE
+ * (`/contacts/:id`, never the raw URL). A request no route matched is `unmatched`, unless a
+ * middleware mounted on a prefix (a proxy) answered it: then the prefix is the template. Mount it
+ * first. Per request: one listener, a clock read, one counter increment and one observation.
+ */
+export function httpMetrics(registry: Registry): RequestHandler {
+  const record = httpRequestRecorder(registry);
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     trackRouteAssignments(req);
     // `close` follows `finish` on every response (Node >= 16) and also fires when the client hangs
     // up first: one listener counts both, with the status we had.
-    res.once('close', () => {
-      const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    });
+    res.once('close', () => record(req.method, routeLabel(req), res.statusCode, started));
     next();
   };
 }

@@ -1,8 +1,10 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { httpMetrics, metricsRoutes, type Redis, type Registry } from '@mailer/shared';
 import type { Logger } from 'pino';
 import {
   errorMiddleware,
+  HotRoutes,
   fragmentRoute,
   healthRoutes,
   notFoundHandler,
@@ -14,7 +16,7 @@ import {
   type Pool,
 } from '@mailer/shared';
 import { contactStatusByCode } from '../../domain/contact.errors';
-import { contactsRoutes } from './contacts.routes';
+import { addHotContactRoutes, contactsRoutes } from './contacts.routes';
 import { internalContactsRoutes } from './internal.routes';
 import { doubleOptInRoutes } from './double-opt-in.routes';
 import { subscribeFormRoutes } from './subscribe-form.routes';
@@ -70,4 +72,17 @@ export function buildApp(deps: ContactsAppDeps): Express {
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger, contactStatusByCode));
   return app;
+}
+
+/** What the service listens with: the hot contact routes on plain node:http, the rest through `buildApp`. */
+export function buildListener(deps: ContactsAppDeps): RequestListener {
+  const hot = new HotRoutes({
+    service: 'contacts',
+    signingSecret: deps.signingSecret,
+    metrics: deps.metrics,
+    logger: deps.logger,
+    statusByCode: contactStatusByCode,
+  });
+  addHotContactRoutes(hot, { pool: deps.pool, emailValidator: deps.emailValidator, logger: deps.logger });
+  return hot.listener(buildApp(deps));
 }

@@ -1,52 +1,29 @@
-import { Router } from 'express';
-import type { z } from 'zod';
-import { bodyObject, identityOf, jsonBody, methodNotAllowed, notFound, zodMessages, type Pool } from '@mailer/shared';
-import { invalidContact } from '../../domain/contact.errors';
-import { createContact, type ContactUseCaseDeps } from '../../domain/create-contact';
+import { Router, type Response } from 'express';
+import { identityOf, jsonBody, methodNotAllowed, type HotRoutes, type JsonAnswer } from '@mailer/shared';
 import { removeContact } from '../../domain/delete-contact';
-import { assertContactExists, getContact, listContactPage } from '../../domain/read-contacts';
-import { updateContactFields } from '../../domain/update-contact';
-import { contactChangesSchema, newContactSchema } from './contact.schemas';
-import { contactPageResource, contactResource } from './contact-response';
+import { listContactPage } from '../../domain/read-contacts';
+import { contactAnswers, contactId, type ContactAnswerDeps } from './contact-answers';
+import { contactPageResource } from './contact-response';
 import { parseListQuery } from './list-query';
 
 /** A contact body is small: its fields' own limits (docs/api.md) fit well inside this. */
 export const CONTACT_BODY_LIMIT = '64kb';
+const CONTACT_BODY_LIMIT_BYTES = 64 * 1024;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const send = (res: Response, answer: JsonAnswer) => res.status(answer.status).json(answer.body);
 
-/**
- * The contact's fields, flat or nested under `contact` (both forms are accepted, and may be mixed).
- * A field given both ways with different values is a 422 naming it: neither silently wins.
- */
-function contactFields(body: unknown): Record<string, unknown> {
-  const { contact: nested, ...flat } = bodyObject(body);
-  if (nested === undefined) return flat;
-  if (!isObject(nested)) throw invalidContact(['contact must be an object of contact fields']);
-  const conflicts = Object.keys(nested).filter(
-    (field) => field in flat && JSON.stringify(flat[field]) !== JSON.stringify(nested[field]),
-  );
-  if (conflicts.length > 0) {
-    throw invalidContact(conflicts.map((field) => `${field} is given both flat and under contact, with different values`));
-  }
-  return { ...flat, ...nested };
+/** The busiest contact routes on the hot path (see HotRoutes); the router below serves every other shape. */
+export function addHotContactRoutes(routes: HotRoutes, deps: ContactAnswerDeps): void {
+  const answers = contactAnswers(deps);
+  const limit = { bodyLimitBytes: CONTACT_BODY_LIMIT_BYTES };
+  routes
+    .add('GET', '/api/v1/contacts/:id', ({ identity, params }) => answers.show(identity.accountId, params[0]))
+    .add('POST', '/api/v1/contacts', ({ identity, body }) => answers.create(identity.accountId, body), limit)
+    .add('PATCH', '/api/v1/contacts/:id', ({ identity, params, body }) => answers.update(identity.accountId, params[0], body), limit);
 }
 
-/** An id that is not a positive integer names no contact: 404, like an unknown one. */
-function contactId(raw: string | undefined): number {
-  const id = /^\d{1,15}$/.test(raw ?? '') ? Number(raw) : 0;
-  if (id < 1) throw notFound('contact');
-  return id;
-}
-
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw invalidContact(zodMessages(result.error));
-  return result.data;
-}
-
-export function contactsRoutes(deps: ContactUseCaseDeps & { pool: Pool }): Router {
+export function contactsRoutes(deps: ContactAnswerDeps): Router {
+  const answers = contactAnswers(deps);
   const router = Router();
   router.use(jsonBody(CONTACT_BODY_LIMIT));
 
@@ -64,25 +41,17 @@ export function contactsRoutes(deps: ContactUseCaseDeps & { pool: Pool }): Route
       res.json(contactPageResource(page));
     })
     .post(async (req, res) => {
-      const input = parse(newContactSchema, contactFields(req.body));
-      const contact = await createContact(deps, identityOf(res).accountId, input);
-      res.status(201).json({ data: contactResource(contact) });
+      send(res, await answers.create(identityOf(res).accountId, req.body));
     })
     .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/:id')
     .get(async (req, res) => {
-      const contact = await getContact(deps.pool, identityOf(res).accountId, contactId(req.params.id));
-      res.json({ data: contactResource(contact) });
+      send(res, await answers.show(identityOf(res).accountId, req.params.id));
     })
     .patch(async (req, res) => {
-      const id = contactId(req.params.id);
-      const { accountId } = identityOf(res);
-      await assertContactExists(deps.pool, accountId, id);
-      const input = parse(contactChangesSchema, contactFields(req.body));
-      const contact = await updateContactFields(deps, accountId, id, input);
-      res.json({ data: contactResource(contact) });
+      send(res, await answers.update(identityOf(res).accountId, req.params.id, req.body));
     })
     .delete(async (req, res) => {
       await removeContact(deps.pool, identityOf(res).accountId, contactId(req.params.id));

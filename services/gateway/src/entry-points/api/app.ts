@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { errorMiddleware, healthRoutes, httpMetrics, notFoundHandler, requestId, traceRequests, type Pool, type Redis, type Registry } from '@mailer/shared';
@@ -9,6 +10,7 @@ import type { ApiDocs } from '../api-docs/api-docs';
 import { accessGuard, type AccessDeps } from './access-guard';
 import type { AppProxy } from './app-proxy';
 import { appErrorPage } from './app-error-page';
+import { ProxyLane } from './proxy-lane';
 import type { UpstreamProxy } from './upstream-proxy';
 
 export interface GatewayAppDeps {
@@ -55,6 +57,25 @@ function finish(app: Express, deps: GatewayAppDeps, publicGuard: RequestHandler)
   app.use(publicGuard, notFoundHandler());
   app.use(errorMiddleware(deps.logger, gatewayStatusByCode));
   return app;
+}
+
+/** The keyed prefixes' requests on the proxy lane, everything else through `app`. */
+function withProxyLane(app: Express, deps: GatewayAppDeps, guardedPrefix: string, upstreams: [string, UpstreamProxy][]): RequestListener {
+  const lane = new ProxyLane({ access: deps.access, guardedPrefix, upstreams, trustProxy: deps.trustProxy, metrics: deps.metrics, logger: deps.logger });
+  return lane.listener(app);
+}
+
+/** What the REST port listens with: the proxied API on the lane, the rest through `buildRestApp`. */
+export function buildRestListener(deps: GatewayAppDeps): RequestListener {
+  return withProxyLane(buildRestApp(deps), deps, '/api/v1', [
+    ['/api/v1/contacts', deps.upstreams.contacts],
+    ['/api/v1/campaigns', deps.upstreams.campaigns],
+  ]);
+}
+
+/** What the events port listens with: events on the lane, the rest through `buildEventsApp`. */
+export function buildEventsListener(deps: GatewayAppDeps): RequestListener {
+  return withProxyLane(buildEventsApp(deps), deps, '/v1', [['/v1/events', deps.upstreams.events]]);
 }
 
 /**

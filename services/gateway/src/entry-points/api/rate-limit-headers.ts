@@ -1,7 +1,7 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { WindowState } from '../../domain/rate-limit';
 
-export function setRateLimitHeaders(res: Response, window: WindowState): void {
+export function setRateLimitHeaders(res: ServerResponse, window: WindowState): void {
   res.setHeader('X-RateLimit-Limit', String(window.limit));
   res.setHeader('X-RateLimit-Remaining', String(window.remaining));
   res.setHeader('X-RateLimit-Reset', String(window.resetAt));

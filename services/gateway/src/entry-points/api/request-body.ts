@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { AppError, CommonErrorCodes } from '@mailer/shared';
 
 /** The client hung up (or broke off) mid-body: there is no one left to answer. */
@@ -14,7 +14,7 @@ const DECODERS: Record<string, (input: Buffer, options: { maxOutputLength: numbe
   br: brotliDecompressSync,
 };
 
-function read(req: Request, maxBytes: number): Promise<Buffer> {
+function read(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -62,7 +62,7 @@ function decode(body: Buffer, encoding: string, maxBytes: number): Buffer {
  * is undone here, so a broken gzip stream is the client's 400 at the door and services only ever
  * see plain bytes. Null when there is no body.
  */
-export async function requestBody(req: Request, maxBytes: number): Promise<Buffer | null> {
+export async function requestBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
   const length = req.headers['content-length'];
   if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return null;
   if (length !== undefined && Number(length) > maxBytes) throw tooLarge();

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import { ClientAborted, requestBody } from './request-body';
 import type { Logger } from 'pino';
 import { Pool, type Dispatcher } from 'undici';
@@ -16,6 +17,16 @@ export interface UpstreamOptions {
   /** The largest request body forwarded (after any Content-Encoding is undone); larger is 413. */
   maxBodyBytes: number;
   logger: Logger;
+}
+
+/** What the proxy needs besides the request itself. */
+export interface ForwardedRequest {
+  /** Path with query as the client sent it (the identity signature covers it). */
+  path: string;
+  /** The client's address (TRUST_PROXY applied), passed on in X-Forwarded-For. */
+  clientIp: string;
+  /** The authenticated account; none on public routes. */
+  accountId?: number;
 }
 
 const SMALL_BODY_BYTES = 64 * 1024;
@@ -52,18 +63,26 @@ export class UpstreamProxy {
     });
   }
 
+  /** Express's end of `forward`, mounted on a prefix: `req.originalUrl` is the path sent on. */
   handler(): RequestHandler {
-    // A CLIENT span per proxied request; its traceparent goes upstream, so the service's spans join the trace.
-    return (req, res, next) =>
-      withSpan(
-        `proxy ${this.options.name}`,
-        { [SERVICE_ATTRIBUTE]: 'gateway', 'http.request.method': req.method, 'mailer.upstream': this.options.name },
-        () => this.forward(req, res, next),
-        { kind: SpanKind.CLIENT },
-      );
+    return (req, res) => this.forward(req, res, { path: req.originalUrl, clientIp: req.ip ?? '', accountId: accountOf(res) });
   }
 
-  private async forward(req: Request, res: Response, next: NextFunction): Promise<void> {
+  /**
+   * Sends the request on and its answer back; a failure to reach the service rejects with the
+   * AppError to answer (nothing has been written then). A CLIENT span per proxied request: its
+   * traceparent goes upstream, so the service's spans join the trace.
+   */
+  forward(req: IncomingMessage, res: ServerResponse, request: ForwardedRequest): Promise<void> {
+    return withSpan(
+      `proxy ${this.options.name}`,
+      { [SERVICE_ATTRIBUTE]: 'gateway', 'http.request.method': req.method ?? '', 'mailer.upstream': this.options.name },
+      () => this.send(req, res, request),
+      { kind: SpanKind.CLIENT },
+    );
+  }
+
+  private async send(req: IncomingMessage, res: ServerResponse, request: ForwardedRequest): Promise<void> {
     let body: Buffer | null;
     try {
       body = await requestBody(req, this.options.maxBodyBytes);
@@ -72,17 +91,16 @@ export class UpstreamProxy {
         this.options.logger.debug({ upstream: this.options.name }, 'client request interrupted');
         return;
       }
-      next(error);
-      return;
+      throw error;
     }
     const requestId = String(req.headers['x-request-id']);
-    const accountId = accountOf(res);
-    const extra: Record<string, string> = { 'x-request-id': requestId, 'x-forwarded-for': req.ip ?? '' };
+    const { accountId, path } = request;
+    const extra: Record<string, string> = { 'x-request-id': requestId, 'x-forwarded-for': request.clientIp };
     if (body) extra['content-length'] = String(body.length);
     if (accountId !== undefined) {
       extra[IDENTITY_HEADER] = signIdentity(
         { accountId, requestId },
-        { method: req.method, path: req.originalUrl, body },
+        { method: req.method ?? '', path, body },
         this.options.signingSecret,
       );
     }
@@ -91,14 +109,13 @@ export class UpstreamProxy {
     try {
       upstream = await this.pool.request({
         method: req.method as 'GET',
-        path: req.originalUrl,
+        path,
         headers: requestHeadersForUpstream(req.headers, extra),
         body,
       });
     } catch (error) {
       this.options.logger.warn({ err: error, upstream: this.options.name }, 'upstream request failed');
-      next(upstreamError(this.options.name, error));
-      return;
+      throw upstreamError(this.options.name, error);
     }
     const length = Number(upstream.headers['content-length'] ?? -1);
     if (length >= 0 && length <= SMALL_BODY_BYTES) {
@@ -109,8 +126,7 @@ export class UpstreamProxy {
         body = Buffer.from(await upstream.body.arrayBuffer());
       } catch (error) {
         this.options.logger.warn({ err: error, upstream: this.options.name }, 'upstream response interrupted');
-        next(upstreamError(this.options.name, error));
-        return;
+        throw upstreamError(this.options.name, error);
       }
       this.writeHead(res, upstream);
       res.end(body);
@@ -125,7 +141,7 @@ export class UpstreamProxy {
     });
   }
 
-  private writeHead(res: Response, upstream: Dispatcher.ResponseData): void {
+  private writeHead(res: ServerResponse, upstream: Dispatcher.ResponseData): void {
     for (const [name, value] of responseHeadersForClient(upstream.headers)) res.setHeader(name, value);
     res.statusCode = upstream.statusCode;
   }

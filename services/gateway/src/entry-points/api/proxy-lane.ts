@@ -1,0 +1,98 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { context } from '@opentelemetry/api';
+import proxyaddr from 'proxy-addr';
+import type { Logger } from 'pino';
+import {
+  commonStatusByCode,
+  errorAnswer,
+  httpRequestRecorder,
+  logFailedRequest,
+  requestIdFor,
+  requestSpanContext,
+  runWithLogContext,
+  sendJson,
+  type Registry,
+} from '@mailer/shared';
+import { gatewayStatusByCode } from '../../domain/gateway.errors';
+import { limitAddress } from '../../domain/limit-address';
+import { checkAccess, type AccessDeps } from './access-guard';
+import type { UpstreamProxy } from './upstream-proxy';
+
+export interface ProxyLaneOptions {
+  access: AccessDeps;
+  /** The prefix the key guard covers (`/api/v1`), the label of the requests it refuses. */
+  guardedPrefix: string;
+  /** Each proxied prefix (`/api/v1/contacts`) and the service behind it. */
+  upstreams: [prefix: string, upstream: UpstreamProxy][];
+  /** TRUST_PROXY's entries, as the Express app is given them. */
+  trustProxy: string[];
+  metrics: Registry;
+  logger: Logger;
+}
+
+/**
+ * The keyed API on plain node:http, in front of the listener's Express app: a request under one of
+ * the proxied prefixes (exactly as written, case and all) is authenticated, limited and forwarded
+ * here; everything else (pages, documents, probes, a path in another case) goes to Express. Both
+ * ends run the same access check, proxy, error answers, request id, metrics and span: the Express
+ * chain cost more than the hop itself (docs/performance.md).
+ */
+export class ProxyLane {
+  private readonly record: ReturnType<typeof httpRequestRecorder>;
+  private readonly statusByCode = { ...commonStatusByCode, ...gatewayStatusByCode };
+  private readonly trusted: (address: string, hop: number) => boolean;
+
+  constructor(private readonly options: ProxyLaneOptions) {
+    this.record = httpRequestRecorder(options.metrics);
+    this.trusted = proxyaddr.compile(options.trustProxy);
+  }
+
+  listener(fallback: RequestListener): RequestListener {
+    return (req, res) => {
+      const started = process.hrtime.bigint();
+      const upstream = this.upstreamFor(req.url ?? '');
+      if (upstream === undefined) {
+        fallback(req, res);
+        return;
+      }
+      void this.serve(req, res, upstream, started);
+    };
+  }
+
+  private upstreamFor(url: string): [string, UpstreamProxy] | undefined {
+    for (const entry of this.options.upstreams) {
+      const [prefix] = entry;
+      if (!url.startsWith(prefix)) continue;
+      const next = url.charAt(prefix.length);
+      if (next === '' || next === '/' || next === '?') return entry;
+    }
+    return undefined;
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, [prefix, upstream]: [string, UpstreamProxy], started: bigint): Promise<void> {
+    const id = requestIdFor(req.headers['x-request-id']);
+    req.headers['x-request-id'] = id;
+    res.setHeader('X-Request-Id', id);
+    let route = this.options.guardedPrefix;
+    res.once('close', () => this.record(req.method ?? '', route, res.statusCode, started));
+    const path = req.url ?? '';
+    const spanContext = requestSpanContext('gateway', req, res, path.split('?')[0] ?? '');
+    await runWithLogContext({ requestId: id }, () =>
+      context.with(spanContext, async () => {
+        try {
+          const clientIp = proxyaddr(req, this.trusted);
+          const access = await checkAccess(this.options.access, req, res, limitAddress(clientIp), { requireKey: true });
+          if (access.kind === 'answered') return;
+          route = prefix;
+          await upstream.forward(req, res, { path, clientIp, accountId: access.accountId });
+        } catch (error) {
+          if (res.headersSent) return;
+          const failure = errorAnswer(error, this.statusByCode);
+          logFailedRequest(this.options.logger, failure.status, error, req.method ?? '', path.split('?')[0] ?? '');
+          for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
+          sendJson(res, failure.status, failure.body);
+        }
+      }),
+    );
+  }
+}
