@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Broker, createMetricsRegistry, createRedis, emailDomainValidatorFor, listen, logStarted, stopInOrder } from '@mailer/shared';
 import type { EventsConfig } from './config';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
-import { buildApp } from './entry-points/api/app';
+import { buildListener } from './entry-points/api/app';
 
 /** Composition root: connect to the broker and Redis (in the background), serve. */
 export async function startEventsService(config: EventsConfig, logger: Logger) {
@@ -14,7 +14,7 @@ export async function startEventsService(config: EventsConfig, logger: Logger) {
   // The verdict contacts gives (shared code, shared Redis cache): an event for an address contacts would refuse is a 422.
   const emailValidator = emailDomainValidatorFor(config, redis, logger);
   const server = await listen(
-    buildApp({ logger, broker, idempotency, emailValidator, signingSecret: config.INTERNAL_SIGNING_SECRET, metrics, metricsToken: config.METRICS_TOKEN }),
+    buildListener({ logger, broker, idempotency, emailValidator, signingSecret: config.INTERNAL_SIGNING_SECRET, metrics, metricsToken: config.METRICS_TOKEN }),
     config.PORT,
     config.HOST,
   );

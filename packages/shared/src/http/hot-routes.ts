@@ -24,6 +24,7 @@ export interface HotRequest {
 export interface JsonAnswer {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 export type HotHandler = (request: HotRequest) => Promise<JsonAnswer>;
@@ -46,6 +47,15 @@ interface HotRoute {
   handler: HotHandler;
   /** Routes that take a JSON body: the largest accepted. */
   bodyLimitBytes?: number;
+  /** Told of every failure on this route (body or handler) before it is answered. */
+  onError?: (error: unknown) => void;
+}
+
+export interface HotRouteOptions {
+  /** The route takes a JSON body of at most this many bytes. */
+  bodyLimitBytes?: number;
+  /** Told of every failure on this route (body or handler) before it is answered. */
+  onError?: (error: unknown) => void;
 }
 
 /** The one body shape served here; any other Content-Type (or charset) takes the full way. */
@@ -75,9 +85,9 @@ export class HotRoutes {
   }
 
   /** `template` as Express writes it (`/api/v1/contacts/:id`). */
-  add(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', template: string, handler: HotHandler, options: { bodyLimitBytes?: number } = {}): this {
+  add(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', template: string, handler: HotHandler, options: HotRouteOptions = {}): this {
     const segments = template.split('/').map((segment) => (segment.startsWith(':') ? null : segment));
-    this.routes.push({ method, segments, template, handler, bodyLimitBytes: options.bodyLimitBytes });
+    this.routes.push({ method, segments, template, handler, ...options });
     return this;
   }
 
@@ -132,11 +142,12 @@ export class HotRoutes {
           answer = await route.handler({ req, params, identity, body });
         } catch (error) {
           if (error instanceof ClientGone) return;
+          route.onError?.(error);
           const failure = errorAnswer(error, this.statusByCode);
           logFailedRequest(this.options.logger, failure.status, error, req.method ?? '', req.url?.split('?')[0] ?? '');
-          for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
           answer = failure;
         }
+        for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
         sendJson(res, answer.status, answer.body);
       }),
     );

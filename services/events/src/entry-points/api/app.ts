@@ -1,9 +1,10 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { httpMetrics, metricsRoutes, type Registry } from '@mailer/shared';
-import { errorMiddleware, fragmentRoute, healthRoutes, jsonBody, notFoundHandler, requestId, traceRequests, requireIdentity } from '@mailer/shared';
+import { errorMiddleware, fragmentRoute, HotRoutes, healthRoutes, jsonBody, notFoundHandler, requestId, traceRequests, requireIdentity } from '@mailer/shared';
 import { eventsStatusByCode } from '../../domain/events.errors';
 import type { IngestDeps } from '../../domain/ingest-event';
-import { eventsRoutes } from './events.routes';
+import { addHotEventRoutes, eventsRoutes } from './events.routes';
 import { ingestMetrics } from './ingest-metrics';
 import { eventsOpenApiFragment } from './openapi';
 
@@ -11,6 +12,13 @@ export type EventsAppDeps = IngestDeps & { signingSecret: string; metrics: Regis
 
 /** The body limit of one event (docs/api.md: at most 64 KiB). */
 export const EVENT_BODY_LIMIT = '64kb';
+
+/** What the service listens with: ingest on the hot path, the rest through `buildApp`. */
+export function buildListener(deps: EventsAppDeps): RequestListener {
+  const hot = new HotRoutes({ service: 'events', signingSecret: deps.signingSecret, metrics: deps.metrics, logger: deps.logger, statusByCode: eventsStatusByCode });
+  addHotEventRoutes(hot, deps, ingestMetrics(deps.metrics));
+  return hot.listener(buildApp(deps));
+}
 
 /** The events HTTP app: health probes open, ingest behind the gateway's signature. */
 export function buildApp(deps: EventsAppDeps): Express {

@@ -4,6 +4,8 @@ import { EventsErrorCodes } from '../../domain/events.errors';
 
 export interface IngestMetrics {
   accepted(replayed: boolean): void;
+  /** Counts why an event was refused. */
+  refused(error: unknown): void;
   /** An error middleware: counts why an event was refused, then passes the error on. */
   refusals: ErrorRequestHandler;
 }
@@ -34,10 +36,12 @@ function reasonOf(error: unknown): string {
 export function ingestMetrics(registry: Registry): IngestMetrics {
   const accepted = counterOf(registry, METRICS.eventsAccepted);
   const refused = counterOf(registry, METRICS.eventsRefused);
+  const countRefusal = (error: unknown) => refused.inc({ reason: reasonOf(error) });
   return {
     accepted: (replayed) => accepted.inc({ replayed: String(replayed) }),
+    refused: countRefusal,
     refusals: (error, _req, _res, next) => {
-      refused.inc({ reason: reasonOf(error) });
+      countRefusal(error);
       next(error);
     },
   };
