@@ -2,7 +2,13 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { AppError, CommonErrorCodes, commonStatusByCode } from '../errors/app-error';
-import { bodyDigest, IDENTITY_HEADER, NO_BODY, verifyIdentity, type Identity } from '../internal-auth/identity-signature';
+import {
+  bodyDigest,
+  IDENTITY_HEADER,
+  NO_BODY,
+  verifyIdentity,
+  type Identity,
+} from '../internal-auth/identity-signature';
 import { runWithLogContext } from '../logger/request-context';
 import { httpRequestRecorder } from '../metrics/http-metrics';
 import type { Registry } from '../metrics/registry';
@@ -85,7 +91,12 @@ export class HotRoutes {
   }
 
   /** `template` as Express writes it (`/api/v1/contacts/:id`). */
-  add(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', template: string, handler: HotHandler, options: HotRouteOptions = {}): this {
+  add(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    template: string,
+    handler: HotHandler,
+    options: HotRouteOptions = {},
+  ): this {
     const segments = template.split('/').map((segment) => (segment.startsWith(':') ? null : segment));
     this.routes.push({ method, segments, template, handler, ...options });
     return this;
@@ -115,7 +126,11 @@ export class HotRoutes {
       if (route.method !== req.method || route.segments.length !== parts.length) continue;
       const params = matchSegments(route.segments, parts);
       if (params === undefined) continue;
-      const identity = verifyIdentity(headerOf(req, IDENTITY_HEADER), { method: route.method, path: url }, this.options.signingSecret);
+      const identity = verifyIdentity(
+        headerOf(req, IDENTITY_HEADER),
+        { method: route.method, path: url },
+        this.options.signingSecret,
+      );
       if (identity === undefined || !bodyIsPlain(req, identity, route.bodyLimitBytes)) return undefined;
       return { route, params, identity };
     }
@@ -138,13 +153,22 @@ export class HotRoutes {
       context.with(spanContext, async () => {
         let answer: JsonAnswer;
         try {
-          const body = route.bodyLimitBytes === undefined ? undefined : await readJson(req, identity, route.bodyLimitBytes);
+          const body =
+            route.bodyLimitBytes === undefined
+              ? undefined
+              : await readJson(req, identity, route.bodyLimitBytes);
           answer = await route.handler({ req, params, identity, body });
         } catch (error) {
           if (error instanceof ClientGone) return;
           route.onError?.(error);
           const failure = errorAnswer(error, this.statusByCode);
-          logFailedRequest(this.options.logger, failure.status, error, req.method ?? '', req.url?.split('?')[0] ?? '');
+          logFailedRequest(
+            this.options.logger,
+            failure.status,
+            error,
+            req.method ?? '',
+            req.url?.split('?')[0] ?? '',
+          );
           answer = failure;
         }
         for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
@@ -204,8 +228,10 @@ function readJson(req: IncomingMessage, identity: Identity, limit: number): Prom
     req.once('end', () => {
       ended = true;
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      if (size > limit) return reject(new AppError(CommonErrorCodes.PAYLOAD_TOO_LARGE, 'request body is too large'));
-      if (bodyDigest(bytes) !== identity.bodyDigest) return reject(new AppError(CommonErrorCodes.UNAUTHORIZED, 'unauthorized'));
+      if (size > limit)
+        return reject(new AppError(CommonErrorCodes.PAYLOAD_TOO_LARGE, 'request body is too large'));
+      if (bodyDigest(bytes) !== identity.bodyDigest)
+        return reject(new AppError(CommonErrorCodes.UNAUTHORIZED, 'unauthorized'));
       try {
         // Like Express's parser: a UTF-8 byte-order mark is not part of the JSON.
         resolve(JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')));
@@ -218,4 +244,3 @@ function readJson(req: IncomingMessage, identity: Identity, limit: number): Prom
     });
   });
 }
-

@@ -24,7 +24,9 @@ function contactFields(body: unknown): Record<string, unknown> {
     (field) => field in flat && JSON.stringify(flat[field]) !== JSON.stringify(nested[field]),
   );
   if (conflicts.length > 0) {
-    throw invalidContact(conflicts.map((field) => `${field} is given both flat and under contact, with different values`));
+    throw invalidContact(
+      conflicts.map((field) => `${field} is given both flat and under contact, with different values`),
+    );
   }
   return { ...flat, ...nested };
 }

@@ -69,7 +69,12 @@ export class ProxyLane {
     return undefined;
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse, [prefix, upstream]: [string, UpstreamProxy], started: bigint): Promise<void> {
+  private async serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    [prefix, upstream]: [string, UpstreamProxy],
+    started: bigint,
+  ): Promise<void> {
     const id = requestIdFor(req.headers['x-request-id']);
     req.headers['x-request-id'] = id;
     res.setHeader('X-Request-Id', id);
@@ -81,14 +86,22 @@ export class ProxyLane {
       context.with(spanContext, async () => {
         try {
           const clientIp = proxyaddr(req, this.trusted);
-          const access = await checkAccess(this.options.access, req, res, limitAddress(clientIp), { requireKey: true });
+          const access = await checkAccess(this.options.access, req, res, limitAddress(clientIp), {
+            requireKey: true,
+          });
           if (access.kind === 'answered') return;
           route = prefix;
           await upstream.forward(req, res, { path, clientIp, accountId: access.accountId });
         } catch (error) {
           if (res.headersSent) return;
           const failure = errorAnswer(error, this.statusByCode);
-          logFailedRequest(this.options.logger, failure.status, error, req.method ?? '', path.split('?')[0] ?? '');
+          logFailedRequest(
+            this.options.logger,
+            failure.status,
+            error,
+            req.method ?? '',
+            path.split('?')[0] ?? '',
+          );
           for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
           sendJson(res, failure.status, failure.body);
         }
