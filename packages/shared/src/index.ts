@@ -14,6 +14,7 @@ export * from './http/error-middleware';
 export * from './http/health-routes';
 export * from './http/http-server';
 export * from './http/hot-routes';
+export * from './http/request-frame';
 export * from './http/send-json';
 export * from './http/storable-text';
 export * from './db/pool';

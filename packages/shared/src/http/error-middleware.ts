@@ -1,8 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError, CommonErrorCodes, commonStatusByCode } from '../errors/app-error';
 import { isDependencyUnavailable } from '../errors/unavailable';
 import { BODY_SIGNATURE_MISMATCH } from './json-body';
+import { sendJson } from './send-json';
 
 interface BodyParserError {
   type?: string;
@@ -63,6 +65,14 @@ export function errorAnswer(error: unknown, table: Record<string, number>): Erro
 /** A 5xx is the server's to report: 503 (a dependency passing out) as a warning, the rest as errors. */
 export function logFailedRequest(logger: Logger, status: number, error: unknown, method: string, path: string): void {
   if (status >= 500) logger[status === 503 ? 'warn' : 'error']({ err: error, method, path }, 'request failed');
+}
+
+/** A failure answered without Express, as the error middleware answers it (logged when a 5xx). */
+export function answerFailure(res: ServerResponse, req: IncomingMessage, error: unknown, table: Record<string, number>, logger: Logger): void {
+  const failure = errorAnswer(error, table);
+  logFailedRequest(logger, failure.status, error, req.method ?? '', (req.url ?? '').split('?')[0] ?? '');
+  for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
+  sendJson(res, failure.status, failure.body);
 }
 
 /** Express's end of `errorAnswer`; `statusByCode` adds a service's own codes to the common table. */

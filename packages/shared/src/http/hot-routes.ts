@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { AppError, CommonErrorCodes, commonStatusByCode } from '../errors/app-error';
 import {
@@ -9,12 +8,10 @@ import {
   verifyIdentity,
   type Identity,
 } from '../internal-auth/identity-signature';
-import { runWithLogContext } from '../logger/request-context';
 import { httpRequestRecorder } from '../metrics/http-metrics';
 import type { Registry } from '../metrics/registry';
-import { requestSpanContext } from '../tracing/trace-requests';
-import { errorAnswer, logFailedRequest } from './error-middleware';
-import { requestIdFor } from './request-id';
+import { answerFailure } from './error-middleware';
+import { inRequestFrame } from './request-frame';
 import { sendJson } from './send-json';
 
 /** One request a hot route serves: identity verified, body (when the route takes one) parsed. */
@@ -144,37 +141,24 @@ export class HotRoutes {
     started: bigint,
   ): Promise<void> {
     const { route, params, identity } = match;
-    const id = requestIdFor(req.headers['x-request-id']);
-    req.headers['x-request-id'] = id;
-    res.setHeader('X-Request-Id', id);
     res.once('close', () => this.record(route.method, route.template, res.statusCode, started));
-    const spanContext = requestSpanContext(this.options.service, req, res, req.url?.split('?')[0] ?? '');
-    await runWithLogContext({ requestId: id }, () =>
-      context.with(spanContext, async () => {
-        let answer: JsonAnswer;
-        try {
-          const body =
-            route.bodyLimitBytes === undefined
-              ? undefined
-              : await readJson(req, identity, route.bodyLimitBytes);
-          answer = await route.handler({ req, params, identity, body });
-        } catch (error) {
-          if (error instanceof ClientGone) return;
-          route.onError?.(error);
-          const failure = errorAnswer(error, this.statusByCode);
-          logFailedRequest(
-            this.options.logger,
-            failure.status,
-            error,
-            req.method ?? '',
-            req.url?.split('?')[0] ?? '',
-          );
-          answer = failure;
-        }
-        for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-        sendJson(res, answer.status, answer.body);
-      }),
-    );
+    await inRequestFrame(this.options.service, req, res, async () => {
+      let answer: JsonAnswer;
+      try {
+        const body =
+          route.bodyLimitBytes === undefined
+            ? undefined
+            : await readJson(req, identity, route.bodyLimitBytes);
+        answer = await route.handler({ req, params, identity, body });
+      } catch (error) {
+        if (error instanceof ClientGone) return;
+        route.onError?.(error);
+        answerFailure(res, req, error, this.statusByCode, this.options.logger);
+        return;
+      }
+      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+      sendJson(res, answer.status, answer.body);
+    });
   }
 }
 

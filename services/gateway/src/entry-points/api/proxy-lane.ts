@@ -1,16 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { context } from '@opentelemetry/api';
 import proxyaddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import {
   commonStatusByCode,
-  errorAnswer,
+  answerFailure,
   httpRequestRecorder,
-  logFailedRequest,
-  requestIdFor,
-  requestSpanContext,
-  runWithLogContext,
-  sendJson,
+  inRequestFrame,
   type Registry,
 } from '@mailer/shared';
 import { gatewayStatusByCode } from '../../domain/gateway.errors';
@@ -75,37 +70,22 @@ export class ProxyLane {
     [prefix, upstream]: [string, UpstreamProxy],
     started: bigint,
   ): Promise<void> {
-    const id = requestIdFor(req.headers['x-request-id']);
-    req.headers['x-request-id'] = id;
-    res.setHeader('X-Request-Id', id);
     let route = this.options.guardedPrefix;
     res.once('close', () => this.record(req.method ?? '', route, res.statusCode, started));
     const path = req.url ?? '';
-    const spanContext = requestSpanContext('gateway', req, res, path.split('?')[0] ?? '');
-    await runWithLogContext({ requestId: id }, () =>
-      context.with(spanContext, async () => {
-        try {
-          const clientIp = proxyaddr(req, this.trusted);
-          const access = await checkAccess(this.options.access, req, res, limitAddress(clientIp), {
-            requireKey: true,
-          });
-          if (access.kind === 'answered') return;
-          route = prefix;
-          await upstream.forward(req, res, { path, clientIp, accountId: access.accountId });
-        } catch (error) {
-          if (res.headersSent) return;
-          const failure = errorAnswer(error, this.statusByCode);
-          logFailedRequest(
-            this.options.logger,
-            failure.status,
-            error,
-            req.method ?? '',
-            path.split('?')[0] ?? '',
-          );
-          for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
-          sendJson(res, failure.status, failure.body);
-        }
-      }),
-    );
+    await inRequestFrame('gateway', req, res, async () => {
+      try {
+        const clientIp = proxyaddr(req, this.trusted);
+        const access = await checkAccess(this.options.access, req, res, limitAddress(clientIp), {
+          requireKey: true,
+        });
+        if (access.kind === 'answered') return;
+        route = prefix;
+        await upstream.forward(req, res, { path, clientIp, accountId: access.accountId });
+      } catch (error) {
+        if (res.headersSent) return;
+        answerFailure(res, req, error, this.statusByCode, this.options.logger);
+      }
+    });
   }
 }
