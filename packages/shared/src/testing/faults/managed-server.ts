@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { onProcessExit } from './cleanup';
-import { processTree, signalAll, waitForExit } from './process-tree';
+import { processTree, signalAll, waitForExit, waitUntilStopped } from './process-tree';
 
 /** A server of our own, on its own port and data folder, that a test may crash, freeze and restart. */
 export interface PrivateServer {
@@ -98,6 +98,7 @@ export async function managedServer(recipe: ServerRecipe): Promise<PrivateServer
       const pids = tree();
       signalAll(pids, 'SIGSTOP');
       paused = pids;
+      waitUntilStopped(pids);
     },
     resume,
     async stop() {

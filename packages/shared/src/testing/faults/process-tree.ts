@@ -1,14 +1,39 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** The parent pid of `pid` from /proc (Linux), or undefined when it is gone. */
-function parentOf(pid: number): number | undefined {
+/** The fields of /proc/<pid>/stat after the command name (state first), or undefined when it is gone. */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name is in parentheses and may hold spaces: fields start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[1]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
+  }
+}
+
+/** The parent pid of `pid` from /proc (Linux), or undefined when it is gone. */
+function parentOf(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields === undefined ? undefined : Number(fields[1]);
+}
+
+const pauseBriefly = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Blocks until every process of `pids` is stopped (state T) or gone. A SIGSTOP is queued, not
+ * applied, when kill() returns: on a loaded machine a process can still run for a moment, and a
+ * test that asserts the server is unresponsive must not start before it is.
+ */
+export function waitUntilStopped(pids: readonly number[], timeoutMs = 5000): void {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const running = pids.filter((pid) => {
+      const state = statFields(pid)?.[0];
+      return state !== undefined && state !== 'T' && state !== 't' && state !== 'Z' && state !== 'X';
+    });
+    if (running.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`processes ${running.join(', ')} did not stop within ${timeoutMs} ms`);
+    pauseBriefly(5);
   }
 }
 
