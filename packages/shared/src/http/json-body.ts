@@ -28,10 +28,10 @@ function carriesBody(headers: NodeJS.Dict<string | string[]>): boolean {
 }
 
 /**
- * Parses JSON bodies up to `limit`. A body of another media type is a 415 before a byte is read;
+ * Parses JSON bodies up to `limit` (bytes, or a size such as '1mb'). A body of another media type is a 415 before a byte is read;
  * what is not JSON is answered by the error middleware as 400, too large as 413.
  */
-export function jsonBody(limit = '1mb'): RequestHandler {
+export function jsonBody(limit: string | number = '1mb'): RequestHandler {
   const parse = express.json({ limit, strict: false, type: JSON_TYPES, verify: verifySignedBody });
   return (req, res, next) => {
     if (carriesBody(req.headers) && !req.is(JSON_TYPES)) {

@@ -7,8 +7,7 @@ import { contactPageResource } from './contact-response';
 import { parseListQuery } from './list-query';
 
 /** A contact body is small: its fields' own limits (docs/api.md) fit well inside this. */
-export const CONTACT_BODY_LIMIT = '64kb';
-const CONTACT_BODY_LIMIT_BYTES = 64 * 1024;
+export const CONTACT_BODY_LIMIT_BYTES = 64 * 1024;
 
 const send = (res: Response, answer: JsonAnswer) => res.status(answer.status).json(answer.body);
 
@@ -25,7 +24,7 @@ export function addHotContactRoutes(routes: HotRoutes, deps: ContactAnswerDeps):
 export function contactsRoutes(deps: ContactAnswerDeps): Router {
   const answers = contactAnswers(deps);
   const router = Router();
-  router.use(jsonBody(CONTACT_BODY_LIMIT));
+  router.use(jsonBody(CONTACT_BODY_LIMIT_BYTES));
 
   router
     .route('/')

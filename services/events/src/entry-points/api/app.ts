@@ -4,14 +4,11 @@ import { httpMetrics, metricsRoutes, type Registry } from '@mailer/shared';
 import { errorMiddleware, fragmentRoute, HotRoutes, healthRoutes, jsonBody, notFoundHandler, requestId, traceRequests, requireIdentity } from '@mailer/shared';
 import { eventsStatusByCode } from '../../domain/events.errors';
 import type { IngestDeps } from '../../domain/ingest-event';
-import { addHotEventRoutes, eventsRoutes } from './events.routes';
+import { addHotEventRoutes, EVENT_BODY_LIMIT_BYTES, eventsRoutes } from './events.routes';
 import { ingestMetrics } from './ingest-metrics';
 import { eventsOpenApiFragment } from './openapi';
 
 export type EventsAppDeps = IngestDeps & { signingSecret: string; metrics: Registry; metricsToken?: string };
-
-/** The body limit of one event (docs/api.md: at most 64 KiB). */
-export const EVENT_BODY_LIMIT = '64kb';
 
 /** What the service listens with: ingest on the hot path, the rest through `buildApp`. */
 export function buildListener(deps: EventsAppDeps): RequestListener {
@@ -32,7 +29,7 @@ export function buildApp(deps: EventsAppDeps): Express {
   app.use(traceRequests('events'));
   const counted = ingestMetrics(deps.metrics);
   // Ingest first: an event does not walk the probe and document routers (none of their paths is under /v1).
-  app.use('/v1', requireIdentity(deps.signingSecret), jsonBody(EVENT_BODY_LIMIT), eventsRoutes(deps, counted));
+  app.use('/v1', requireIdentity(deps.signingSecret), jsonBody(EVENT_BODY_LIMIT_BYTES), eventsRoutes(deps, counted));
   app.use('/v1', counted.refusals);
   app.use(
     healthRoutes('events', [
