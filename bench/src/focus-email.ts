@@ -10,7 +10,7 @@ const WARM_UP_SECONDS = 5;
 
 /**
  * Event -> email at 100/s for BENCH_EMAIL_SECONDS with its per-stage breakdown, after a few
- * seconds of the same load unrecorded (the full run reaches this scenario with a warm stack).
+ * seconds of the same load unrecorded, as the full run does before its first rate.
  */
 export async function focusEmail(options: FocusContext): Promise<string[]> {
   const { config, stack, account, log } = options;
