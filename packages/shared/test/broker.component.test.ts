@@ -38,8 +38,20 @@ describe('Broker', () => {
     namespace = uniqueName('t') + '.';
     broker = Broker.start({ url: amqpUrl, logger, connectionName: 'test', namespace });
     await broker.ready();
+    // No static binding: the webhooks service binds this queue while an endpoint subscribes.
+    await broker.setQueueBindings(queue, { bind: [emailSentV1.type], unbind: [] });
   });
   afterEach(() => broker.close());
+
+  async function messagesIn(name: string): Promise<number> {
+    const connection = await amqp.connect(amqpUrl);
+    try {
+      const channel = await connection.createChannel();
+      return (await channel.checkQueue(name)).messageCount;
+    } finally {
+      await connection.close();
+    }
+  }
 
   async function deadLettered(): Promise<unknown[]> {
     const connection = await amqp.connect(amqpUrl);
@@ -155,6 +167,32 @@ describe('Broker', () => {
     await expect(broker.publish(orphan, { x: 1 }, { messageId: randomUUID() })).rejects.toBeInstanceOf(
       BrokerUnavailableError,
     );
+  });
+
+  it('binds and unbinds a queue at run time; a fact only such a binding routes is dropped while unbound, not refused', async () => {
+    const name = namespace + queue;
+    await broker.setQueueBindings(queue, { bind: [], unbind: [emailSentV1.type] });
+    await broker.publish(emailSentV1, sentFact('nobody listens'), { messageId: randomUUID() });
+    expect(await messagesIn(name)).toBe(0);
+    await broker.setQueueBindings(queue, { bind: [emailSentV1.type], unbind: [] });
+    await broker.publish(emailSentV1, sentFact('held'), { messageId: randomUUID() });
+    expect(await messagesIn(name)).toBe(1);
+    // Unbinding what is not bound succeeds.
+    await broker.setQueueBindings(queue, { bind: [], unbind: [emailSentV1.type, emailSentV1.type, 'workflow.completed.v1'] });
+    await broker.publish(emailSentV1, sentFact('dropped'), { messageId: randomUUID() });
+    expect(await messagesIn(name)).toBe(1);
+  });
+
+  it('calls a connection listener at once when connected, and rejects a binding while disconnected', async () => {
+    let calls = 0;
+    broker.onConnected(() => void (calls += 1));
+    expect(calls).toBe(1);
+    const offline = Broker.start({ url: 'amqp://guest:guest@127.0.0.1:1', logger, connectionName: 'offline' });
+    try {
+      await expect(offline.setQueueBindings(queue, { bind: [emailSentV1.type], unbind: [] })).rejects.toBeInstanceOf(BrokerUnavailableError);
+    } finally {
+      await offline.close();
+    }
   });
 
   it('refuses a publish at once while the broker is unreachable', async () => {

@@ -50,6 +50,8 @@ describe('Broker metrics', () => {
       metrics: registry,
     });
     await broker.ready();
+    // No static binding: the webhooks service binds this queue while an endpoint subscribes.
+    await broker.setQueueBindings(queue, { bind: [emailSentV1.type], unbind: [] });
     server = await listen(express().use(metricsRoutes(registry)), 0, '127.0.0.1');
   });
   afterEach(async () => {

@@ -6,6 +6,11 @@ import { WebhookHttp } from './data-access/webhook-http';
 import { buildApp } from './entry-points/api/app';
 import { consumeWebhookFacts } from './entry-points/message-queue/facts.consumer';
 import { DeliveryWorker } from './entry-points/workers/delivery-worker';
+import { EndpointChangesListener } from './entry-points/workers/endpoint-changes-listener';
+import { FactSubscriptions } from './domain/fact-subscriptions';
+
+/** The safety net behind the other reconcile triggers (a lost NOTIFY, an older instance's static bindings). */
+const FACT_ROUTING_CHECK_MS = 60_000;
 
 export interface WebhooksServiceHooks {
   /** Observes each fact's fate (tests wait on it instead of sleeping). */
@@ -26,6 +31,15 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
     // The lease outlives the attempt's deadline, so a live attempt is never taken over.
     { concurrency: config.WEBHOOK_CONCURRENCY, leaseMs: config.WEBHOOK_TIMEOUT_MS + 30_000, pollMs: config.WEBHOOK_POLL_MS },
   );
+  const factRouting = new FactSubscriptions({ pool, router: broker, logger });
+  // Listening before the first reconcile, so a change committed after that reconcile's read is heard.
+  const endpointChanges = new EndpointChangesListener({ databaseUrl, logger, onChange: () => factRouting.reconcileSoon('endpoints changed') });
+  await endpointChanges.start();
+  // Each (re)connection, the first included: the topology declared again binds nothing here, and
+  // a reconcile that failed while the broker was away is retried.
+  broker.onConnected(() => factRouting.reconcileSoon('broker connected'));
+  const routingCheck = setInterval(() => factRouting.reconcileSoon('periodic check'), FACT_ROUTING_CHECK_MS);
+  routingCheck.unref();
   consumeWebhookFacts({ broker, pool, logger, onQueued: (endpointIds) => worker.wakeFor(endpointIds), onOutcome: hooks.onFactOutcome });
   worker.start();
   const server = await listen(
@@ -38,6 +52,8 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
       metricsToken: config.METRICS_TOKEN,
       refusal: (url) => http.refusal(url),
       secretOverlapMs: config.WEBHOOK_SECRET_OVERLAP_MS,
+      factRouting,
+      factsRouted: () => factRouting.hasReconciled(),
       onQueued: () => worker.wake(),
     }),
     config.PORT,
@@ -49,6 +65,17 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
     pool,
     broker,
     metrics,
-    stop: () => stopInOrder([() => server.close(), () => broker.close(), () => worker.stop(), () => http.close(), () => pool.end()]),
+    factRouting,
+    stop: () =>
+      stopInOrder([
+        () => server.close(),
+        () => endpointChanges.stop(),
+        async () => clearInterval(routingCheck),
+        () => factRouting.stop(),
+        () => broker.close(),
+        () => worker.stop(),
+        () => http.close(),
+        () => pool.end(),
+      ]),
   };
 }

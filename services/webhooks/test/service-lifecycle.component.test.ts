@@ -1,5 +1,5 @@
 import { createLogger } from '@mailer/shared';
-import { serviceTestEnv } from '@mailer/shared/testing';
+import { serviceTestEnv, waitFor } from '@mailer/shared/testing';
 import { loadWebhooksConfig } from '../src/config';
 import { startWebhooksService } from '../src/webhooks-service';
 import { runAdmin } from '../src/cli/admin';
@@ -13,7 +13,8 @@ describe('webhooks service lifecycle', () => {
     try {
       expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ status: 'ok', service: 'webhooks' });
       await service.broker.ready();
-      expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      // Ready once connected and the queue's bindings were reconciled with the endpoints.
+      await waitFor(async () => ((await fetch(`${service.url}/readyz`)).status === 200 ? true : undefined), { what: 'readiness' });
       expect((await fetch(`${service.url}/metrics`)).status).toBe(401);
       expect((await fetch(`${service.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-this-test' } })).status).toBe(200);
       const unsigned = await fetch(`${service.url}/internal/v1/webhook-endpoints`);

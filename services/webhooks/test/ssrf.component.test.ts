@@ -59,6 +59,8 @@ describe('webhook URLs: no private, loopback or link-local address unless the op
       `INSERT INTO endpoints (account_id, url, event_types, secret) VALUES ($1, $2, '{contact.created}', $3) RETURNING id`,
       [accountId, receiver.url, `whsec_${Buffer.from('0123456789abcdef01234567').toString('base64')}`],
     );
+    // Written behind the service's back: its facts are routed once a reconcile ran (the NOTIFY's, or this one).
+    await strict.service.factRouting.reconcile();
     await strict.broker.publish(contactCreatedV1, contactCreatedFact(accountId), { messageId: randomUUID() });
     const log = await waitFor(
       async () => {

@@ -6,8 +6,9 @@ import type { MessageContract, MessageOf } from '../contracts/message-contract';
 import { backoffDelay, sleep } from './backoff';
 import { BrokerUnavailableError } from './poison-message-error';
 import { declareTopology } from './declare-topology';
+import { setQueueBindings } from './set-queue-bindings';
 import { ConsumerRunner, type ConsumerSpec } from './consumer-runner';
-import { EXCHANGE as EXCHANGE_NAME } from './topology';
+import { EXCHANGE as EXCHANGE_NAME, MAY_BE_UNROUTED } from './topology';
 import { brokerMetrics, type BrokerMetrics } from './broker-metrics';
 import { coalesceFrameWrites } from './coalesce-frame-writes';
 import { extractTraceContext, injectTraceContext, SERVICE_ATTRIBUTE, SpanKind, withSpan } from '../tracing/tracing';
@@ -40,6 +41,7 @@ export class Broker {
   private publishChannel: ConfirmChannel | undefined;
   private readonly returned = new Set<string>();
   private readonly consumers: ConsumerRunner<MessageContract>[] = [];
+  private readonly connectedListeners: (() => void)[] = [];
   private closing = false;
   private connecting: Promise<void> | undefined;
   private readonly confirmTimeoutMs: number;
@@ -123,7 +125,7 @@ export class Broker {
           body,
           {
             persistent: true,
-            mandatory: true,
+            mandatory: !MAY_BE_UNROUTED.has(contract.type),
             contentType: 'application/json',
             type: contract.type,
             messageId: options.messageId,
@@ -152,6 +154,29 @@ export class Broker {
     const runner = new ConsumerRunner({ ...spec, queue: this.namespace + spec.queue }, this.options.logger, observe, this.options.connectionName) as unknown as ConsumerRunner<MessageContract>;
     this.consumers.push(runner);
     if (this.connection) void this.startConsumer(runner, this.connection);
+  }
+
+  /**
+   * Calls `listener` after each (re)connection, once the topology is declared, and at once when
+   * connected already: for broker state the topology does not declare (bindings made at run time).
+   * The listener's own failures are its to handle.
+   */
+  onConnected(listener: () => void): void {
+    this.connectedListeners.push(listener);
+    if (this.connection) this.notifyConnected(listener);
+  }
+
+  /**
+   * Binds `queue` to the facts exchange with each of `keys.bind` and unbinds it from each of
+   * `keys.unbind`, namespace applied. Both are idempotent (unbinding an absent binding succeeds).
+   * Resolves once the broker has answered every one; rejects while disconnected or after
+   * `confirmTimeoutMs`. For bindings that change at run time (`webhooks.facts`).
+   */
+  async setQueueBindings(queue: string, keys: { bind: readonly string[]; unbind: readonly string[] }): Promise<void> {
+    const connection = this.connection;
+    if (!connection) throw new BrokerUnavailableError('not connected to the message broker');
+    const target = { queue: this.namespace + queue, exchange: this.namespace + EXCHANGE_NAME };
+    await setQueueBindings(connection, target, keys, { timeoutMs: this.confirmTimeoutMs, logger: this.options.logger });
   }
 
   /** Cancels consumers, waits for in-flight handlers (up to `deadlineMs`), then closes the connection. */
@@ -202,10 +227,19 @@ export class Broker {
       this.connection = connection;
       this.publishChannel = publishChannel;
       this.options.logger.info('connected to the message broker');
+      for (const listener of this.connectedListeners) this.notifyConnected(listener);
       await Promise.all(this.consumers.map((consumer) => this.startConsumer(consumer, connection)));
     } catch (error) {
       await connection.close().catch(() => undefined);
       throw error;
+    }
+  }
+
+  private notifyConnected(listener: () => void): void {
+    try {
+      listener();
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'broker connection listener failed');
     }
   }
 

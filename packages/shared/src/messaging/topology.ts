@@ -32,20 +32,34 @@ export const QUEUES = {
   /** Double opt-in: contacts asks automation to send a confirmation email; automation reports the click back. */
   automationConfirmationRequests: { name: 'automation.confirmation-requests', bindings: ['contact.confirmation_requested.v1'] },
   contactsConfirmations: { name: 'contacts.confirmations', bindings: ['contact.confirmed.v1'] },
-  /** Every fact an account's webhook endpoints may subscribe to (services/webhooks). */
-  webhooksFacts: {
-    name: 'webhooks.facts',
-    bindings: [
-      'contact.created.v1',
-      'contact.updated.v1',
-      'contact.deleted.v1',
-      'contact.bounced.v1',
-      'email.sent.v1',
-      'campaign.sent.v1',
-      'workflow.completed.v1',
-    ],
-  },
+  /**
+   * Facts for accounts' webhook endpoints. No static bindings: every service declares this whole
+   * topology at each start, so a static binding would come back with any service's start. The
+   * webhooks service binds it to WEBHOOK_FACT_TYPES only while an enabled endpoint subscribes (most
+   * accounts have none, and each fact routed here costs the broker and the webhooks service work).
+   */
+  webhooksFacts: { name: 'webhooks.facts', bindings: [] },
 } as const satisfies Record<string, QueueDefinition>;
+
+/** The facts `webhooks.facts` may be bound to; the webhooks service owns these bindings. */
+export const WEBHOOK_FACT_TYPES = [
+  'contact.created.v1',
+  'contact.updated.v1',
+  'contact.deleted.v1',
+  'contact.bounced.v1',
+  'email.sent.v1',
+  'campaign.sent.v1',
+  'workflow.completed.v1',
+] as const;
+
+const staticallyBound = new Set<string>(Object.values(QUEUES).flatMap((queue): readonly string[] => queue.bindings));
+
+/**
+ * Message types that may find no queue, and that is no error: facts only `webhooks.facts` consumes,
+ * bound while an endpoint subscribes. A publish of one is not mandatory (dropped when nobody
+ * listens); every other publish still is, so a missing binding stays a refused publish, not a loss.
+ */
+export const MAY_BE_UNROUTED: ReadonlySet<string> = new Set(WEBHOOK_FACT_TYPES.filter((type) => !staticallyBound.has(type)));
 
 /**
  * Queues no service consumes any more, deleted (with their dead letters) by every service's

@@ -1,4 +1,4 @@
-import { AppError, notFound, validationFailed, type Pool } from '@mailer/shared';
+import { AppError, notFound, validationFailed, withTransaction, type Pool, type PoolClient } from '@mailer/shared';
 import { z } from 'zod';
 import { listDeliveries, resendDelivery, type DeliveryLogEntry } from '../data-access/deliveries.repository';
 import {
@@ -14,12 +14,24 @@ import { newEndpointSecret } from './signing';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 import { WebhookErrorCodes } from './webhook.errors';
 
-/** What managing endpoints needs: the database, the address check for new URLs, the rotation overlap. */
+/**
+ * How endpoint writes keep `webhooks.facts` routed (the service's FactSubscriptions). The operator
+ * CLI has none (no broker): its writes reach a running service through the table's NOTIFY.
+ */
+export interface EndpointFactRouting {
+  /** In the write's transaction, before it commits: binds the facts `eventTypes` need; a failure rolls the write back. */
+  routeWithin(client: PoolClient, eventTypes: readonly string[]): Promise<void>;
+  /** After the write committed: unbinds what no endpoint needs any more; never throws. */
+  afterChange(): Promise<void>;
+}
+
+/** What managing endpoints needs: the database, the address check for new URLs, the rotation overlap, the fact routing. */
 export interface EndpointDeps {
   pool: Pool;
   /** Why this URL may not be delivered to (private address, does not resolve), or undefined. */
   refusal: (url: URL) => Promise<string | undefined>;
   secretOverlapMs: number;
+  factRouting?: EndpointFactRouting | undefined;
 }
 
 const urlField = z
@@ -64,20 +76,35 @@ async function ownEndpoint(deps: EndpointDeps, accountId: number | undefined, id
   return endpoint;
 }
 
-/** A new endpoint and its secret: the only time the secret is shown. */
+/**
+ * A new endpoint and its secret: the only time the secret is shown. It commits only once its
+ * facts are routed, so every fact published after the answer reaches it.
+ */
 export async function createEndpoint(deps: EndpointDeps, accountId: number, input: unknown): Promise<{ endpoint: EndpointRow; secret: string }> {
   const fields = parsed(createEndpointInput, input);
   const url = await checkedUrl(deps, fields.url);
   const secret = newEndpointSecret();
-  const endpoint = await insertEndpoint(deps.pool, { accountId, url, description: fields.description, eventTypes: fields.event_types, enabled: fields.enabled, secret });
+  const endpoint = await withTransaction(deps.pool, async (client) => {
+    const row = await insertEndpoint(client, { accountId, url, description: fields.description, eventTypes: fields.event_types, enabled: fields.enabled, secret });
+    if (row.enabled) await deps.factRouting?.routeWithin(client, row.event_types);
+    return row;
+  });
   return { endpoint, secret };
 }
 
+/** Changed event types or `enabled` route the facts the endpoint now needs before committing, and unbind the unneeded after. */
 export async function updateEndpoint(deps: EndpointDeps, accountId: number | undefined, id: number, input: unknown): Promise<EndpointRow> {
   const fields = parsed(updateEndpointInput, input);
   await ownEndpoint(deps, accountId, id);
   const url = fields.url ? await checkedUrl(deps, fields.url) : undefined;
-  return updateEndpointRow(deps.pool, id, { url, description: fields.description, eventTypes: fields.event_types, enabled: fields.enabled });
+  const routing = fields.event_types !== undefined || fields.enabled !== undefined ? deps.factRouting : undefined;
+  const endpoint = await withTransaction(deps.pool, async (client) => {
+    const row = await updateEndpointRow(client, id, { url, description: fields.description, eventTypes: fields.event_types, enabled: fields.enabled });
+    if (row.enabled) await routing?.routeWithin(client, row.event_types);
+    return row;
+  });
+  await routing?.afterChange();
+  return endpoint;
 }
 
 /** A new secret, shown once; the old one keeps signing for the overlap window. */
@@ -90,6 +117,7 @@ export async function rotateEndpointSecret(deps: EndpointDeps, accountId: number
 export async function deleteEndpoint(deps: EndpointDeps, accountId: number | undefined, id: number): Promise<void> {
   await ownEndpoint(deps, accountId, id);
   await deleteEndpointRow(deps.pool, id);
+  await deps.factRouting?.afterChange();
 }
 
 export const getEndpoint = ownEndpoint;

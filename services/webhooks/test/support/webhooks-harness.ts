@@ -1,5 +1,5 @@
 import { createLogger, IDENTITY_HEADER, type ConsumeOutcome } from '@mailer/shared';
-import { serviceTestEnv, signedIdentityFor } from '@mailer/shared/testing';
+import { serviceTestEnv, signedIdentityFor, waitFor } from '@mailer/shared/testing';
 import { loadWebhooksConfig } from '../../src/config';
 import { startWebhooksService } from '../../src/webhooks-service';
 
@@ -11,6 +11,8 @@ export async function startWebhooksHarness(env: Record<string, string> = {}) {
     onFactOutcome: (outcome, messageId) => outcomes.push({ outcome, messageId }),
   });
   await service.broker.ready();
+  // Ready means the queue's bindings match the endpoints (the first reconcile ran).
+  await waitFor(() => (service.factRouting.hasReconciled() ? true : undefined), { what: 'the first fact-routing reconcile' });
   async function call(accountId: number, method: string, path: string, body?: unknown) {
     const url = `${service.url}/internal/v1${path}`;
     const payload = body === undefined ? undefined : JSON.stringify(body);

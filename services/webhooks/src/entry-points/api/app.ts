@@ -27,6 +27,8 @@ export interface WebhooksAppDeps extends EndpointDeps {
   metricsToken?: string;
   /** Deliveries became due (resend, endpoint re-enabled): look now rather than at the next poll. */
   onQueued: () => void;
+  /** Whether `webhooks.facts` has been bound to what endpoints subscribe to since the start. */
+  factsRouted: () => boolean;
 }
 
 /** The webhooks HTTP app, without listening: probes and the OpenAPI fragment open, the API behind the signed identity. */
@@ -40,6 +42,7 @@ export function buildApp(deps: WebhooksAppDeps): Express {
     healthRoutes('webhooks', [
       { name: 'postgres', check: async () => void (await deps.pool.query('SELECT 1')) },
       { name: 'broker', check: () => (deps.broker.isConnected() ? undefined : Promise.reject(new Error('disconnected'))) },
+      { name: 'fact routing', check: () => (deps.factsRouted() ? undefined : Promise.reject(new Error('not reconciled yet'))) },
     ]),
   );
   app.use(fragmentRoute(webhooksOpenApiFragment()));
