@@ -8,7 +8,8 @@ import { campaignProgressPartial } from './campaign-progress.partial';
 export function campaignDetailPage(options: {
   viewer: Viewer;
   campaign: CampaignDetail;
-  audienceCount: number;
+  /** Contacts the audience rule selects now; only before the send starts (afterwards the progress shows the recipients). */
+  audienceCount: number | undefined;
   notice?: string | undefined;
   errors?: Record<string, string[]> | undefined;
   testTo?: string;
@@ -32,7 +33,7 @@ ${campaignProgressPartial(campaign, viewer)}
 <dt>Preview text</dt><dd>${campaign.preview_text || '—'}</dd>
 <dt>From</dt><dd>${campaign.from_address ? `${campaign.from_name ?? ''} <${campaign.from_address}>` : 'The account’s sender'}</dd>
 <dt>Audience</dt><dd>${tags.length === 0 ? 'All subscribed contacts' : `Contacts with ${campaign.audience.match} of: ${tags.join(', ')}`}</dd>
-<dt>Recipients now</dt><dd data-audience-count>${options.audienceCount}</dd>
+${options.audienceCount === undefined ? '' : html`<dt>Recipients now</dt><dd data-audience-count>${options.audienceCount}</dd>`}
 </dl>
 <p><a class="button secondary" href="/app/campaigns/${campaign.id}/preview">Preview for a contact</a></p>
 </div>

@@ -16,6 +16,10 @@ const TONE: Record<CampaignSummary['status'], string> = { draft: '', approved: '
 /** Still changing on its own: the page polls these (every 2 s) for live counts. */
 export const inFlight = (campaign: Pick<CampaignSummary, 'status'>) => campaign.status === 'sending' || campaign.status === 'scheduled';
 
+/** Before the send starts: the audience is still a rule over the contacts, not a fixed list of recipients. */
+export const notStarted = (campaign: Pick<CampaignSummary, 'status'>) =>
+  campaign.status === 'draft' || campaign.status === 'approved' || campaign.status === 'scheduled';
+
 export function statusBadge(campaign: Pick<CampaignSummary, 'status'> & { paused?: boolean }): SafeHtml {
   const label = campaign.paused && campaign.status === 'sending' ? 'Paused' : STATUS_LABEL[campaign.status];
   return html`<span class="badge ${TONE[campaign.status]}" data-status="${campaign.status}">${label}</span>`;
@@ -26,7 +30,7 @@ export function progressOf(campaign: CampaignSummary): SafeHtml {
   const total = campaign.total_recipients;
   const done = campaign.emails_sent + campaign.emails_failed;
   const percent = total > 0 ? Math.min(100, Math.round((done / total) * 100)) : 0;
-  if (campaign.status === 'draft' || campaign.status === 'approved' || campaign.status === 'scheduled') return html`<span class="hint">Not started</span>`;
+  if (notStarted(campaign)) return html`<span class="hint">Not started</span>`;
   return html`<progress max="100" value="${percent}" aria-label="Progress of ${campaign.name}">${percent}%</progress>
 <span class="hint">${campaign.emails_sent} sent · ${campaign.emails_failed} failed · ${total} recipients</span>`;
 }
@@ -68,7 +72,7 @@ ${actions(campaign, viewer)}
 ${campaign.failure_reason ? html`<p class="field-error">Stopped: ${campaign.failure_reason}</p>` : ''}
 ${campaign.send_at && campaign.status === 'scheduled' ? html`<p>Starts at ${campaign.send_at.replace('T', ' ').slice(0, 16)} UTC.</p>` : ''}
 ${progressOf(campaign)}
-${campaign.status === 'draft' || campaign.status === 'approved' || campaign.status === 'scheduled' ? '' : html`<dl class="counts">
+${notStarted(campaign) ? '' : html`<dl class="counts">
 <dt>Recipients</dt><dd data-count="total">${campaign.total_recipients}</dd>
 <dt>Sent</dt><dd data-count="sent">${campaign.emails_sent}</dd>
 <dt>Failed</dt><dd data-count="failed">${campaign.emails_failed}</dd>

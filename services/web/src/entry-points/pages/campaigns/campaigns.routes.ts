@@ -6,7 +6,7 @@ import { callerOf, requireCsrf, viewerOf } from '../../http/session.middleware';
 import type { WebDeps } from '../../http/web-deps';
 import { campaignDetailPage } from './campaign-detail.page';
 import { campaignFormPage, emptyCampaignForm, formOfCampaign, type CampaignForm } from './campaign-form.page';
-import { campaignProgressPartial } from './campaign-progress.partial';
+import { campaignProgressPartial, notStarted } from './campaign-progress.partial';
 import { campaignPreviewPage } from './campaign-preview.page';
 import { campaignRecipientsPage } from './campaign-recipients.page';
 import { campaignRows, campaignsListPage } from './campaigns-list.page';
@@ -80,7 +80,8 @@ export function campaignRoutes(deps: WebDeps): Router {
   const router = Router();
 
   async function detail(req: Request, res: Response, campaign: CampaignDetail, extra: { status?: number; errors?: Record<string, string[]>; testTo?: string } = {}) {
-    const count = await deps.automation.audienceCount(callerOf(req, res), campaign.audience.tags, campaign.audience.match);
+    // A count over every contact of the account: asked only while the audience is still a rule.
+    const count = notStarted(campaign) ? await deps.automation.audienceCount(callerOf(req, res), campaign.audience.tags, campaign.audience.match) : undefined;
     const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
     res.status(extra.status ?? 200).type('html').send(campaignDetailPage({ viewer: viewerOf(res), campaign, audienceCount: count, notice: done, errors: extra.errors, testTo: extra.testTo }));
   }
