@@ -20,12 +20,37 @@ type Queryable = Pool | PoolClient;
 
 export const PROJECTED_COLUMNS = 'account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, suppression, tags, custom_properties';
 
+/** One contact fact's snapshot, as the projection stores it. */
+export interface SnapshotFact {
+  accountId: number;
+  contact: ContactSnapshot;
+  factAt: string;
+}
+
 /** Applies a snapshot unless a newer fact was already applied (facts may arrive out of order). */
 export async function applyContactSnapshot(client: Queryable, accountId: number, contact: ContactSnapshot, factAt: string): Promise<void> {
+  await applyContactSnapshots(client, [{ accountId, contact, factAt }]);
+}
+
+/**
+ * Applies many snapshots in one statement, each unless a newer fact was already applied. One row
+ * may not be written twice by one INSERT … ON CONFLICT, so of several facts about one contact only
+ * the newest goes in (the later one among equals, as applying them in turn would leave it).
+ */
+export async function applyContactSnapshots(client: Queryable, facts: readonly SnapshotFact[]): Promise<void> {
+  const newest = new Map<string, SnapshotFact>();
+  for (const fact of facts) {
+    const key = `${fact.accountId}:${fact.contact.id}`;
+    const held = newest.get(key);
+    if (!held || Date.parse(held.factAt) <= Date.parse(fact.factAt)) newest.set(key, fact);
+  }
+  const rows = [...newest.values()];
   await client.query({
-    name: 'automation.apply-contact-snapshot',
+    name: 'automation.apply-contact-snapshots',
     text: `INSERT INTO contacts (account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties, fact_at, suppression)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, false, $8, $9, $10, $11)
+     SELECT account_id, contact_id, email, first_name, last_name, subscribed, bounced, false, tags::jsonb, custom_properties::jsonb, fact_at, suppression
+       FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::boolean[], $8::text[], $9::text[], $10::timestamptz[], $11::text[])
+         AS f (account_id, contact_id, email, first_name, last_name, subscribed, bounced, tags, custom_properties, fact_at, suppression)
      ON CONFLICT (account_id, contact_id) DO UPDATE
        SET email = EXCLUDED.email, first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
            subscribed = EXCLUDED.subscribed, bounced = EXCLUDED.bounced, deleted = false, tags = EXCLUDED.tags,
@@ -33,17 +58,17 @@ export async function applyContactSnapshot(client: Queryable, accountId: number,
            custom_properties = EXCLUDED.custom_properties, fact_at = EXCLUDED.fact_at, updated_at = now()
        WHERE contacts.fact_at <= EXCLUDED.fact_at`,
     values: [
-      accountId,
-      contact.id,
-      contact.email,
-      contact.first_name,
-      contact.last_name,
-      contact.subscribed,
-      contact.bounced,
-      JSON.stringify(contact.tags),
-      JSON.stringify(contact.custom_properties),
-      factAt,
-      contact.suppression ?? null,
+      rows.map((fact) => fact.accountId),
+      rows.map((fact) => fact.contact.id),
+      rows.map((fact) => fact.contact.email),
+      rows.map((fact) => fact.contact.first_name),
+      rows.map((fact) => fact.contact.last_name),
+      rows.map((fact) => fact.contact.subscribed),
+      rows.map((fact) => fact.contact.bounced),
+      rows.map((fact) => JSON.stringify(fact.contact.tags)),
+      rows.map((fact) => JSON.stringify(fact.contact.custom_properties)),
+      rows.map((fact) => fact.factAt),
+      rows.map((fact) => fact.contact.suppression ?? null),
     ],
   });
 }
