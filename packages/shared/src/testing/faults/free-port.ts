@@ -1,7 +1,32 @@
 import net, { type AddressInfo } from 'node:net';
 
-/** A loopback TCP port nobody listens on right now (the kernel's pick, so parallel tests do not collide). */
-export function freePort(): Promise<number> {
+/**
+ * Ports a test names before it listens on them are taken from below the kernel's ephemeral range
+ * (32768-60999 on Linux): a port the kernel handed out and took back could be given to any of the
+ * many outgoing connections (Postgres, Redis, RabbitMQ clients) opened before the test listens,
+ * which then failed with EADDRINUSE. Below the range only another test's pick can collide, and a
+ * pick is checked free first.
+ */
+const NAMED_PORTS = { from: 20_000, to: 32_000 };
+
+/** A loopback TCP port nobody listens on right now, outside the range outgoing connections use. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = NAMED_PORTS.from + Math.floor(Math.random() * (NAMED_PORTS.to - NAMED_PORTS.from));
+    if (await canListen(port)) return port;
+  }
+  return kernelPort();
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
