@@ -1,6 +1,6 @@
 import { contactCreatedV1, contactDeletedV1, contactUpdatedV1 } from '@mailer/shared';
 import { waitFor } from '@mailer/shared/testing';
-import { applyContactSnapshot, applyContactSnapshots } from '../src/data-access/contacts.repository';
+import { applyContactSnapshots } from '../src/data-access/contacts.repository';
 import { countAudience } from '../src/data-access/campaign-deliveries.repository';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
 
@@ -24,8 +24,10 @@ describe('the contacts projection: facts applied in batches, campaign audiences 
       newContact({ tags: ['news'], bounced: true }),
       newContact({ tags: ['news'], suppression: 'complained' }),
     ];
-    for (const contact of contacts) await applyContactSnapshot(harness.pool, account, contact, now);
-    await applyContactSnapshot(harness.pool, other, newContact({ tags: ['news', 'vip'] }), now);
+    await applyContactSnapshots(harness.pool, [
+      ...contacts.map((contact) => ({ accountId: account, contact, factAt: now })),
+      { accountId: other, contact: newContact({ tags: ['news', 'vip'] }), factAt: now },
+    ]);
 
     const count = (tags: string[], match: 'any' | 'all') => countAudience(harness.pool, account, { tags, match });
     expect(await count([], 'any')).toBe(4);

@@ -27,15 +27,11 @@ export interface SnapshotFact {
   factAt: string;
 }
 
-/** Applies a snapshot unless a newer fact was already applied (facts may arrive out of order). */
-export async function applyContactSnapshot(client: Queryable, accountId: number, contact: ContactSnapshot, factAt: string): Promise<void> {
-  await applyContactSnapshots(client, [{ accountId, contact, factAt }]);
-}
-
 /**
- * Applies many snapshots in one statement, each unless a newer fact was already applied. One row
- * may not be written twice by one INSERT … ON CONFLICT, so of several facts about one contact only
- * the newest goes in (the later one among equals, as applying them in turn would leave it).
+ * Applies snapshots in one statement, each unless a newer fact was already applied (facts may
+ * arrive out of order). One row may not be written twice by one INSERT … ON CONFLICT, so of several
+ * facts about one contact only the newest goes in (the later one among equals, as applying them in
+ * turn would leave it).
  */
 export async function applyContactSnapshots(client: Queryable, facts: readonly SnapshotFact[]): Promise<void> {
   const newest = new Map<string, SnapshotFact>();

@@ -9,10 +9,11 @@ import { applyContactFact, type ContactFact } from '../../domain/contacts/apply-
  */
 export function consumeContactFacts(broker: Broker, deps: { pool: Pool }): void {
   const snapshots = new GroupCommit<SnapshotFact>((facts) => applyContactSnapshots(deps.pool, facts));
+  const factDeps = { pool: deps.pool, snapshots };
   broker.consume({
     queue: QUEUES.automationContactFacts.name,
     contracts: [contactCreatedV1, contactUpdatedV1, contactDeletedV1],
     prefetch: 32,
-    handle: async (message) => applyContactFact({ pool: deps.pool, snapshots }, { type: message.type, payload: message.payload } as ContactFact),
+    handle: async (message) => applyContactFact(factDeps, { type: message.type, payload: message.payload } as ContactFact),
   });
 }
