@@ -21,6 +21,9 @@ import { loadEventsConfig } from '../../services/events/src/config';
 import { startEventsService } from '../../services/events/src/events-service';
 import { loadAutomationConfig } from '../../services/automation/src/config';
 import { automationDatabaseUrl } from '../../services/automation/src/database';
+import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
+import { TriggerRouting } from '../../services/automation/src/domain/routing/trigger-routing';
+import type { WorkflowWrites } from '../../services/automation/src/domain/workflows/workflow-writes';
 import { automationChild } from './automation-child';
 
 const silent = (service: string) => createLogger(service, { level: 'silent' });
@@ -93,6 +96,13 @@ export async function startChaosStack() {
     );
     cleanups.push(() => gateway.stop());
     await Promise.all([contacts.broker.ready(), events.broker.ready()]);
+    // Workflows are written as the automation service writes them: each trigger routed to it before
+    // the commit (the automation child is killed and restarted; contacts' connection stays).
+    const workflowWrites: WorkflowWrites = {
+      pool: automationDb,
+      renderer: new EmailRenderer(),
+      routes: new TriggerRouting({ pool: automationDb, router: contacts.broker, logger: silent('workflow-writes') }),
+    };
 
     async function anAccountWithKey() {
       const account = await createAccount(gateway.pool, {
@@ -129,6 +139,7 @@ export async function startChaosStack() {
       smtp,
       automation,
       automationDb,
+      workflowWrites,
       gateway,
       contacts,
       events,

@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { waitFor } from '@mailer/shared/testing';
 import type { CrashPoint } from '../../services/automation/src/crash-point';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { startChaosStack, type ChaosStack } from './chaos-stack';
 import { sendWithRetries } from './event-client';
@@ -81,7 +80,7 @@ describe('crash-point matrix of the automation worker', () => {
     'a crash at $point loses no email and duplicates only in the SMTP window ($why)',
     async ({ point, copies, reclaimed }) => {
       const { accountId, key } = await stack.anAccountWithKey();
-      await importWorkflows(stack.automationDb, new EmailRenderer(), accountId, [workflow(`Crash ${point}`)]);
+      await importWorkflows(stack.workflowWrites, accountId, [workflow(`Crash ${point}`)]);
       const run = randomBytes(3).toString('hex');
       const email = `crash-${point.replace(/_/g, '-')}-${run}@example.test`;
       const marker = path.join(stack.rabbit.dir, `crashed-${point}-${run}`);

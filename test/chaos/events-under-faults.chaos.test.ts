@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { startChaosStack, type ChaosStack } from './chaos-stack';
 import { sendWithRetries, steadyStream } from './event-client';
@@ -43,7 +42,7 @@ describe('events to email while RabbitMQ and the automation worker crash', () =>
 
   it(`loses none of ${EVENTS} acknowledged events and sends no redelivery duplicate`, async () => {
     const { accountId, key } = await stack.anAccountWithKey();
-    await importWorkflows(stack.automationDb, new EmailRenderer(), accountId, [workflow]);
+    await importWorkflows(stack.workflowWrites, accountId, [workflow]);
     const run = randomBytes(3).toString('hex');
     const emailOf = (index: number) => `chaos-${run}-${index}@example.test`;
 

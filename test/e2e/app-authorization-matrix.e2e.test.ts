@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { IDENTITY_HEADER } from '@mailer/shared';
 import { signedIdentityFor, waitFor } from '@mailer/shared/testing';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { aUserOf, phoneContext, signIn, productWithBrowser } from './support/app-browser';
 import type { Product } from './stack-harness';
@@ -72,7 +71,7 @@ describe('account app authorization matrix: a user of account A reaches nothing 
     const tag = `secret-${run}`;
     const created = await product.api(a.key, 'POST', '/contacts', { email: `${marker}@example.test`, first_name: 'Ada', subscribed: true, tags: [tag] });
     const contact = (created.body!.data as { id: number }).id;
-    const [workflow] = await importWorkflows(product.automation.pool, new EmailRenderer(), a.accountId, {
+    const [workflow] = await importWorkflows(product.automation.workflowWrites, a.accountId, {
       name: `Private ${run}`,
       trigger: { event: `private_${run}` },
       steps: [{ id: 's', type: 'email', subject: 'S', text: 't' }],

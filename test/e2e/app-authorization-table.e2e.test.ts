@@ -3,7 +3,6 @@ import type { APIRequestContext, Browser } from 'playwright-core';
 import { createLogger } from '@mailer/shared';
 import { launchChromium } from '@mailer/shared/testing/browser';
 import { createCampaign } from '../../services/campaigns/src/domain/sending/compose-campaign';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { APP_ROUTE_TABLE, type AppRouteRow } from './app-authorization-table';
 import { aUserOf, phoneContext, signIn } from './support/app-browser';
@@ -26,7 +25,7 @@ describe('authorization matrix: the account app, every route aimed at another ac
     browser = await launchChromium();
     const a = await product.anAccountWithKey();
     const contact = await product.api(a.key, 'POST', '/contacts', { email: `${marker}@example.test`, subscribed: true });
-    const [workflow] = await importWorkflows(product.automation.pool, new EmailRenderer(), a.accountId, {
+    const [workflow] = await importWorkflows(product.automation.workflowWrites, a.accountId, {
       name: `Flow ${marker}`,
       trigger: { event: 'signup' },
       steps: [{ id: 'hello', type: 'email', subject: `Hello ${marker}`, html: '<p>Hi</p>' }],

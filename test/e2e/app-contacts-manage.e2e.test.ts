@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@mailer/shared/testing';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { aUserOf, checkPage, phoneContext, signIn, productWithBrowser } from './support/app-browser';
 import type { Product } from './stack-harness';
@@ -87,7 +86,7 @@ describe('account app: managing contacts, CSV import and export, dashboard', () 
   it("opens a contact's activity: the workflow run and the email sent, with its outcome; the dashboard counts it", async () => {
     const a = await product.anAccountWithKey();
     const event = `joined_${run}`;
-    await importWorkflows(product.automation.pool, new EmailRenderer(), a.accountId, {
+    await importWorkflows(product.automation.workflowWrites, a.accountId, {
       name: 'Welcome',
       trigger: { event },
       steps: [{ id: 'hello', type: 'email', subject: 'Hello', text: 'Hi' }],

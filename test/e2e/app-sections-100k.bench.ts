@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { createCampaign } from '../../services/campaigns/src/domain/sending/compose-campaign';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { APP_PASSWORD, aUserOf } from './support/app-browser';
 import { startProduct, type Product } from './stack-harness';
@@ -34,7 +33,7 @@ describe('account app workflows, activity and campaigns on 100k rows', () => {
          FROM generate_series(1, $2::int) AS n`,
       [a.accountId, ROWS],
     );
-    const [workflow] = await importWorkflows(db, new EmailRenderer(), a.accountId, {
+    const [workflow] = await importWorkflows(product.automation.workflowWrites, a.accountId, {
       name: `Welcome ${run}`,
       trigger: { event: 'signup' },
       steps: [{ id: 'hello', type: 'email', subject: 'Hi', html: '<p>Hi</p>' }],

@@ -1,5 +1,4 @@
 import { waitFor } from '@mailer/shared/testing';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { startProduct, type Product } from './stack-harness';
 
@@ -27,7 +26,7 @@ describe('consent: a "no" outlives the contact, and a suppressed address is neve
 
   async function accountWithWorkflows(...workflows: ReturnType<typeof welcome>[]) {
     const account = await product.anAccountWithKey();
-    await importWorkflows(product.automation.pool, new EmailRenderer(), account.accountId, workflows);
+    await importWorkflows(product.automation.workflowWrites, account.accountId, workflows);
     return account;
   }
 

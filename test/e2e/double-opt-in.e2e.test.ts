@@ -1,6 +1,5 @@
 import { IDENTITY_HEADER } from '@mailer/shared';
 import { signedIdentityFor, waitFor } from '@mailer/shared/testing';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { startProduct, type Product } from './stack-harness';
 
@@ -39,7 +38,7 @@ describe('double opt-in on the real stack (issue #22)', () => {
     expect((await internal(product.contacts.url, account.accountId, 'PUT', '/double-opt-in', { enabled: true })).status).toBe(200);
     const template = { subject: 'Confirm, {{ first_name }}', html: '<p>Hi {{ first_name }}, <a href="{{ confirm_url }}">confirm</a></p>' };
     expect((await internal(product.automation.url, account.accountId, 'PUT', '/confirmation-template', template)).status).toBe(200);
-    await importWorkflows(product.automation.pool, new EmailRenderer(), account.accountId, [
+    await importWorkflows(product.automation.workflowWrites, account.accountId, [
       { name: 'Welcome', trigger: { event: 'signup' }, steps: [{ id: 'hello', type: 'email', subject: 'Welcome {{ first_name }}', html: '<p>Welcome</p>' }] },
       { name: 'Receipt', trigger: { event: 'signup' }, transactional: true, steps: [{ id: 'receipt', type: 'email', subject: 'Receipt', html: '<p>Receipt</p>' }] },
     ]);

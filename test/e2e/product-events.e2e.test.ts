@@ -1,5 +1,4 @@
 import { waitFor } from '@mailer/shared/testing';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { startProduct, type Product } from './stack-harness';
 
@@ -24,7 +23,7 @@ describe('product events through the gateway, to email in the inbox', () => {
 
   async function accountWithWelcomeSequence() {
     const account = await product.anAccountWithKey();
-    await importWorkflows(product.automation.pool, new EmailRenderer(), account.accountId, [welcomeSequence]);
+    await importWorkflows(product.automation.workflowWrites, account.accountId, [welcomeSequence]);
     return account;
   }
 

@@ -4,7 +4,6 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { SERVICE_ATTRIBUTE } from '@mailer/shared';
 import { waitFor } from '@mailer/shared/testing';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { startProduct, type Product } from './stack-harness';
 
@@ -39,7 +38,7 @@ describe('tracing: one event is one trace from the gateway to the SMTP send', ()
 
   it('joins gateway, events, contacts and automation spans and the smtp.send span in one trace, without the address', async () => {
     const account = await product.anAccountWithKey();
-    await importWorkflows(product.automation.pool, new EmailRenderer(), account.accountId, [welcome]);
+    await importWorkflows(product.automation.workflowWrites, account.accountId, [welcome]);
     const accepted = await product.sendEvent(account.key, { event: 'signup', email: 'traced@example.test', properties: {} });
     expect(accepted.status).toBe(202);
     const [email] = await waitFor(() => {

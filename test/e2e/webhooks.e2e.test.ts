@@ -1,7 +1,6 @@
 import { createLogger, IDENTITY_HEADER } from '@mailer/shared';
 import { freePort, signedIdentityFor, waitFor } from '@mailer/shared/testing';
 import { Webhook } from 'standardwebhooks';
-import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { loadWebhooksConfig } from '../../services/webhooks/src/config';
 import { WEBHOOK_EVENT_TYPES } from '../../services/webhooks/src/domain/webhook-events';
@@ -56,7 +55,7 @@ describe('webhooks on the real stack: each event type, caused by real use, signe
     const created = await internal(account.accountId, 'POST', '/webhook-endpoints', { url: receiver.url, event_types: WEBHOOK_EVENT_TYPES });
     expect(created.status).toBe(201);
     const secret = created.body.secret as string;
-    await importWorkflows(product.automation.pool, new EmailRenderer(), account.accountId, [
+    await importWorkflows(product.automation.workflowWrites, account.accountId, [
       { name: 'Welcome', trigger: { event: 'signup' }, steps: [{ id: 'hello', type: 'email', subject: 'Hi {{ contact.first_name }}', html: '<p>Hi</p>' }] },
     ]);
     const mine = () =>

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder, TableChangesListener } from '@mailer/shared';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { parseMailFrom, SmtpMailer } from './data-access/smtp-mailer';
@@ -19,6 +19,10 @@ import { consumeCampaignCommands } from './entry-points/message-queue/campaign-c
 import { CampaignProgressReporter } from './entry-points/workers/campaign-progress-reporter';
 import { CampaignSender } from './entry-points/workers/campaign-sender';
 import { SendScheduler } from './entry-points/workers/send-scheduler';
+import { TriggerRouting } from './domain/routing/trigger-routing';
+
+/** The safety net behind the other trigger-routing reconciles (a NOTIFY lost with its connection). */
+const TRIGGER_ROUTING_CHECK_MS = 60_000;
 
 /** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
 export async function startAutomationService(config: AutomationConfig, logger: Logger) {
@@ -59,6 +63,20 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     pollMs: config.SCHEDULER_POLL_MS,
     afterSend: () => relay.wake(),
   });
+  const triggerRouting = new TriggerRouting({ pool, router: broker, logger });
+  // Listening before the first reconcile, so a change committed after that reconcile's read is heard.
+  const workflowChanges = new TableChangesListener({
+    databaseUrl,
+    channel: 'workflow_triggers_changed',
+    applicationName: 'mailer-automation-listen',
+    logger,
+    onChange: () => triggerRouting.reconcileSoon('workflows changed'),
+  });
+  await workflowChanges.start();
+  // Each (re)connection, the first included: bindings lost with a broker node come back.
+  broker.onConnected(() => triggerRouting.reconcileSoon('broker connected'));
+  const routingCheck = setInterval(() => triggerRouting.reconcileSoon('periodic check'), TRIGGER_ROUTING_CHECK_MS);
+  routingCheck.unref();
   consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler });
   consumeContactFacts(broker, { pool });
   consumeConfirmationRequests(broker, {
@@ -96,6 +114,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
       metricsToken: config.METRICS_TOKEN,
       sendContext: ctx,
       smtpProbe: new SmtpProbe(() => mailer.reachable()),
+      triggerRoutes: triggerRouting,
     }),
     config.PORT,
     config.HOST,
@@ -111,9 +130,15 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     broker,
     scheduler,
     metrics,
+    triggerRouting,
+    /** What a test or tool writes workflows with, as the service's own routes do. */
+    workflowWrites: { pool, renderer: ctx.renderer, routes: triggerRouting },
     stop: () =>
       stopInOrder([
         () => server.close(),
+        () => workflowChanges.stop(),
+        async () => clearInterval(routingCheck),
+        () => triggerRouting.stop(),
         () => scheduler.stop(),
         () => campaignSender.stop(),
         () => progress.stop(),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, loadConfig, postgresEnv } from '@mailer/shared';
 
-/** What the admin CLI needs: only the database. */
-export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv });
+/** What the admin CLI needs: the database, and for an import the broker (a workflow's trigger is routed before it is saved). */
+export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv, ...brokerEnv });
 
 const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 

@@ -50,8 +50,9 @@ describe('workflow trigger conditions', () => {
     const account = newAccountId();
     await harness.importWorkflow(account, usageAlert);
     const contact = newContact();
-    await harness.waitProcessed(await harness.publishEvent(account, contact, 'login', { usage_percent: 95 }));
-    await harness.waitProcessed(await harness.publishEvent(newAccountId(), contact, 'usage', { usage_percent: 95 }));
+    // Not routed to automation at all: no workflow of theirs triggers on them.
+    expect(await harness.publishEventIfRouted(account, contact, 'login', { usage_percent: 95 })).toBeUndefined();
+    expect(await harness.publishEventIfRouted(newAccountId(), contact, 'usage', { usage_percent: 95 })).toBeUndefined();
     expect(await harness.ledger(account, contact.id)).toEqual([]);
     expect(await logOf(account, contact.id)).toEqual([]);
   });

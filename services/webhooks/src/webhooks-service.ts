@@ -1,12 +1,11 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder, type ConsumeOutcome } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder, TableChangesListener, type ConsumeOutcome } from '@mailer/shared';
 import type { WebhooksConfig } from './config';
 import { webhooksDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { WebhookHttp } from './data-access/webhook-http';
 import { buildApp } from './entry-points/api/app';
 import { consumeWebhookFacts } from './entry-points/message-queue/facts.consumer';
 import { DeliveryWorker } from './entry-points/workers/delivery-worker';
-import { EndpointChangesListener } from './entry-points/workers/endpoint-changes-listener';
 import { FactSubscriptions } from './domain/fact-subscriptions';
 
 /** The safety net behind the other reconcile triggers (a lost NOTIFY, an older instance's static bindings). */
@@ -33,7 +32,14 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
   );
   const factRouting = new FactSubscriptions({ pool, router: broker, logger });
   // Listening before the first reconcile, so a change committed after that reconcile's read is heard.
-  const endpointChanges = new EndpointChangesListener({ databaseUrl, logger, onChange: () => factRouting.reconcileSoon('endpoints changed') });
+  const endpointChanges = new TableChangesListener({
+    databaseUrl,
+    // Sent by the endpoints table's trigger on commit of any insert, delete, or change of event types or `enabled`.
+    channel: 'webhook_endpoints_changed',
+    applicationName: 'mailer-webhooks-listen',
+    logger,
+    onChange: () => factRouting.reconcileSoon('endpoints changed'),
+  });
   await endpointChanges.start();
   // Each (re)connection, the first included: the topology declared again binds nothing here, and
   // a reconcile that failed while the broker was away is retried.

@@ -29,6 +29,14 @@ export interface BrokerOptions {
 export interface PublishOptions {
   messageId: string;
   headers?: Record<string, string>;
+  /**
+   * Routes by this key instead of the message type (the type still travels as the message's
+   * `type`). A keyed publish may find no queue, and that is no error: its consumer binds only the
+   * keys it wants (see `triggerRoutingKey`), so the publish is not mandatory.
+   */
+  routingKey?: string;
+  /** A keyed publish that must find a queue (rejected as unrouted otherwise): how a test sees whether a key is bound. */
+  mandatory?: boolean;
 }
 
 /**
@@ -121,11 +129,11 @@ export class Broker {
       try {
         channel.publish(
           this.namespace + EXCHANGE_NAME,
-          contract.type,
+          options.routingKey ?? contract.type,
           body,
           {
             persistent: true,
-            mandatory: !MAY_BE_UNROUTED.has(contract.type),
+            mandatory: options.mandatory ?? (options.routingKey === undefined && !MAY_BE_UNROUTED.has(contract.type)),
             contentType: 'application/json',
             type: contract.type,
             messageId: options.messageId,

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The whole broker topology, declared by every service at start (idempotently), so no message is
  * published before the queue that must hold it exists, whichever service starts first.
@@ -18,6 +20,12 @@ export const QUEUES = {
   contactsProductEvents: { name: 'contacts.product-events', bindings: ['product_event.received.v1'] },
   contactsBounces: { name: 'contacts.bounces', bindings: ['contact.bounced.v1'] },
   contactsUnsubscribes: { name: 'contacts.unsubscribes', bindings: ['contact.unsubscribe_requested.v1'] },
+  /**
+   * Enriched product events, published with `triggerRoutingKey`: the automation service binds the
+   * key of each (account, event name) an enabled workflow triggers on, so an event no workflow
+   * listens to costs it nothing. The static binding is for publishers that route by type (an
+   * older contacts service during an upgrade, tests): what they publish still arrives.
+   */
   automationContactEvents: { name: 'automation.contact-events', bindings: ['product_event.enriched.v1'] },
   automationContactFacts: {
     name: 'automation.contact-facts',
@@ -68,6 +76,16 @@ export const MAY_BE_UNROUTED: ReadonlySet<string> = new Set(WEBHOOK_FACT_TYPES.f
  * ignore them (a tenth of the CPU of each workflow email, broker included).
  */
 export const RETIRED_QUEUES: readonly string[] = ['campaigns.send-results'];
+
+/**
+ * The routing key of an enriched product event: the type, then a digest of the account and event
+ * name (names may hold any character, and a key's words are dot-separated and at most 255 bytes).
+ * 128 bits: two triggers sharing a key would only deliver an event automation then ignores.
+ */
+export function triggerRoutingKey(accountId: number, eventName: string): string {
+  const digest = createHash('sha256').update(`${accountId}\n${eventName}`).digest('hex').slice(0, 32);
+  return `product_event.enriched.v1.${digest}`;
+}
 
 export const BROKER_NAMESPACE_PATTERN = /^[a-z0-9._-]*$/;
 

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Pool } from '@mailer/shared';
 import { deliveryHistory } from '../data-access/delivery-log.repository';
 import { listWorkflows } from '../data-access/workflows.repository';
-import { EmailRenderer } from '../domain/rendering/render-email';
 import { importWorkflows } from '../domain/workflows/import-workflows';
+import type { WorkflowWrites } from '../domain/workflows/workflow-writes';
 import { listRecipientsPage } from '../domain/campaigns/list-campaign-recipients';
 import { campaignAccount } from '../data-access/campaign-deliveries.repository';
 
@@ -59,15 +59,22 @@ async function readWorkflowFile(file: string): Promise<unknown> {
   }
 }
 
+/** What the commands use; the writes connect to the broker, so only a command that writes asks for them. */
+export interface CommandDeps {
+  pool: Pool;
+  workflowWrites: () => Promise<WorkflowWrites>;
+}
+
 /** Runs one command; resolves to what is printed as JSON on stdout. */
-export async function runCommand(pool: Pool, args: ParsedArgs): Promise<unknown> {
+export async function runCommand({ pool, workflowWrites }: CommandDeps, args: ParsedArgs): Promise<unknown> {
   if (args.command === 'recipients') return recipients(pool, args);
   const accountId = positiveId(args, 'account');
   switch (args.command) {
     case 'import': {
       const [file] = args.positional;
       if (!file) throw new UsageError(USAGE);
-      return { data: await importWorkflows(pool, new EmailRenderer(), accountId, await readWorkflowFile(file)) };
+      const document = await readWorkflowFile(file);
+      return { data: await importWorkflows(await workflowWrites(), accountId, document) };
     }
     case 'list': {
       const workflows = await listWorkflows(pool, accountId);

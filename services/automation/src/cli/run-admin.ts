@@ -1,7 +1,26 @@
-import { AppError, createLogger, createPool, loadConfig, migrateDatabase } from '@mailer/shared';
-import { automationDatabaseEnvSchema } from '../config';
+import { AppError, Broker, createLogger, createPool, loadConfig, migrateDatabase, type Logger, type Pool } from '@mailer/shared';
+import { automationDatabaseEnvSchema, type AutomationDatabaseConfig } from '../config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from '../database';
+import { EmailRenderer } from '../domain/rendering/render-email';
+import { TriggerRouting } from '../domain/routing/trigger-routing';
+import type { WorkflowWrites } from '../domain/workflows/workflow-writes';
 import { parseArgs, runCommand, UsageError } from './admin-commands';
+
+/** How long an import waits for the broker before it gives up, importing nothing. */
+const BROKER_WAIT_MS = 10_000;
+
+/** Workflow writes with the CLI's own broker connection, opened on first use and closed by `close`. */
+function cliWorkflowWrites(config: AutomationDatabaseConfig, pool: Pool, logger: Logger) {
+  let broker: Broker | undefined;
+  const writes = async (): Promise<WorkflowWrites> => {
+    broker ??= Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'automation-admin' });
+    await broker.ready(BROKER_WAIT_MS).catch(() => {
+      throw new Error(`the message broker (${new URL(config.AMQP_URL).host}) is unreachable: a workflow's trigger is routed before it is saved, so nothing was imported`);
+    });
+    return { pool, renderer: new EmailRenderer(), routes: new TriggerRouting({ pool, router: broker, logger }) };
+  };
+  return { writes, close: async () => broker?.close() };
+}
 
 export interface Io {
   out: (text: string) => void;
@@ -25,8 +44,9 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, io: Io): 
   const databaseUrl = automationDatabaseUrl(config);
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger, { max: 2 });
+  const workflowWrites = cliWorkflowWrites(config, pool, logger);
   try {
-    io.out(`${JSON.stringify(await runCommand(pool, args), null, 2)}\n`);
+    io.out(`${JSON.stringify(await runCommand({ pool, workflowWrites: workflowWrites.writes }, args), null, 2)}\n`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -40,6 +60,7 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, io: Io): 
     }
     throw error;
   } finally {
+    await workflowWrites.close();
     await pool.end();
   }
 }

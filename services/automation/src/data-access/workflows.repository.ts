@@ -82,9 +82,13 @@ export async function replaceWorkflow(client: Queryable, accountId: number, id: 
   return rowCount ? 'replaced' : 'missing';
 }
 
-export async function setWorkflowEnabled(client: Queryable, accountId: number, id: number, enabled: boolean): Promise<boolean> {
-  const { rowCount } = await client.query(`UPDATE workflows SET enabled = $3 WHERE account_id = $1 AND id = $2`, [accountId, id, enabled]);
-  return (rowCount ?? 0) > 0;
+/** Enables or disables one workflow; its trigger's event name, or undefined for no such workflow. */
+export async function setWorkflowEnabled(client: Queryable, accountId: number, id: number, enabled: boolean): Promise<string | undefined> {
+  const { rows } = await client.query<{ trigger_event: string }>(
+    `UPDATE workflows SET enabled = $3 WHERE account_id = $1 AND id = $2 RETURNING trigger_event`,
+    [accountId, id, enabled],
+  );
+  return rows[0]?.trigger_event;
 }
 
 export interface WorkflowSummary {

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   Broker,
+  BrokerUnavailableError,
   contactBouncedV1,
   contactUnsubscribeRequestedV1,
   createLogger,
   createPool,
   productEventEnrichedV1,
+  triggerRoutingKey,
   QUEUES,
   type ContactSnapshot,
   type MessageContract,
@@ -17,6 +19,7 @@ import { loadAutomationConfig } from '../../src/config';
 import { automationDatabaseUrl } from '../../src/database';
 import { EmailRenderer } from '../../src/domain/rendering/render-email';
 import { importWorkflows } from '../../src/domain/workflows/import-workflows';
+import { TriggerRouting } from '../../src/domain/routing/trigger-routing';
 
 const silent = createLogger('automation-test', { level: 'silent' });
 
@@ -40,6 +43,17 @@ export function newContact(overrides: Partial<ContactSnapshot> = {}): ContactSna
 
 
 export type AutomationService = Awaited<ReturnType<typeof startAutomationService>>;
+
+/** The enriched event the contacts service publishes for `contact`. */
+const enrichedEvent = (accountId: number, contact: ContactSnapshot, event: string, properties: Record<string, unknown>) => ({
+  event_id: randomUUID(),
+  account_id: accountId,
+  event,
+  email: contact.email,
+  properties,
+  received_at: new Date().toISOString(),
+  contact,
+});
 
 /**
  * Automation instances on their own database (`database` names it: test files run in parallel and
@@ -75,6 +89,7 @@ export async function startAutomationHarness(database: string, options: { instan
   await Promise.all([broker.ready(), ...instances.map((instance) => instance.broker.ready())]);
   // The harness's own pool outlives any instance a test stops.
   const pool = createPool(automationDatabaseUrl(loadAutomationConfig(env)), silent, { max: 4 });
+  const workflowWrites = { pool, renderer: new EmailRenderer(), routes: new TriggerRouting({ pool, router: broker, logger: silent }) };
 
   return {
     env,
@@ -87,16 +102,28 @@ export async function startAutomationHarness(database: string, options: { instan
     get url() {
       return instances[0]!.url;
     },
-    importWorkflow: (accountId: number, workflow: unknown) => importWorkflows(pool, new EmailRenderer(), accountId, workflow),
+        /** Imports as the service does: each trigger routed to automation before the commit. */
+    importWorkflow: (accountId: number, workflow: unknown) => importWorkflows(workflowWrites, accountId, workflow),
     /** What the contacts service does after upserting: publish the event with the contact snapshot. Resolves to the message id. */
     publishEvent: async (accountId: number, contact: ContactSnapshot, event: string, properties: Record<string, unknown> = {}, messageId: string = randomUUID()) => {
-      const eventId = randomUUID();
-      await broker.publish(
-        productEventEnrichedV1,
-        { event_id: eventId, account_id: accountId, event, email: contact.email, properties, received_at: new Date().toISOString(), contact },
-        { messageId },
-      );
+      await broker.publish(productEventEnrichedV1, enrichedEvent(accountId, contact, event, properties), { messageId, routingKey: triggerRoutingKey(accountId, event) });
       return messageId;
+    },
+    /**
+     * Publishes the event as `publishEvent` does, but asks the broker to refuse it when no queue is
+     * bound to its key: resolves to the message id when automation got it, undefined when no enabled
+     * workflow of the account triggers on that event name (so automation never saw it).
+     */
+    publishEventIfRouted: async (accountId: number, contact: ContactSnapshot, event: string, properties: Record<string, unknown> = {}) => {
+      const messageId = randomUUID();
+      const routingKey = triggerRoutingKey(accountId, event);
+      try {
+        await broker.publish(productEventEnrichedV1, enrichedEvent(accountId, contact, event, properties), { messageId, routingKey, mandatory: true });
+        return messageId;
+      } catch (error) {
+        if (error instanceof BrokerUnavailableError && /no queue is bound/.test(error.message)) return undefined;
+        throw error;
+      }
     },
     publish: <C extends MessageContract>(contract: C, payload: MessageOf<C>) => broker.publish(contract, payload, { messageId: randomUUID() }),
     /** Waits until an instance has consumed (committed) the message. */

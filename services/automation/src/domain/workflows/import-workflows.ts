@@ -1,7 +1,7 @@
-import { validationFailed, withTransaction, type Pool } from '@mailer/shared';
+import { validationFailed, withTransaction } from '@mailer/shared';
 import { upsertWorkflow } from '../../data-access/workflows.repository';
-import type { EmailRenderer } from '../rendering/render-email';
 import { validateWorkflows } from './validate-workflows';
+import type { WorkflowWrites } from './workflow-writes';
 
 export interface ImportedWorkflow {
   id: number;
@@ -11,16 +11,22 @@ export interface ImportedWorkflow {
   replaced: boolean;
 }
 
-/** Imports a validated file in one transaction: all of it, or (with every problem listed) none of it. */
-export async function importWorkflows(pool: Pool, renderer: EmailRenderer, accountId: number, document: unknown): Promise<ImportedWorkflow[]> {
-  const validation = validateWorkflows(document, renderer);
+/**
+ * Imports a validated file in one transaction: all of it, or (with every problem listed) none of
+ * it. Its triggers are routed before the commit; a replaced workflow's old trigger is unbound after.
+ */
+export async function importWorkflows(deps: WorkflowWrites, accountId: number, document: unknown): Promise<ImportedWorkflow[]> {
+  const validation = validateWorkflows(document, deps.renderer);
   if (!validation.ok) throw validationFailed(validation.errors);
-  return withTransaction(pool, async (client) => {
-    const imported: ImportedWorkflow[] = [];
+  const imported = await withTransaction(deps.pool, async (client) => {
+    const written: ImportedWorkflow[] = [];
     for (const workflow of validation.workflows) {
       const { id, replaced } = await upsertWorkflow(client, accountId, workflow);
-      imported.push({ id, name: workflow.name, trigger: workflow.trigger.event, steps: workflow.steps.length, replaced });
+      written.push({ id, name: workflow.name, trigger: workflow.trigger.event, steps: workflow.steps.length, replaced });
     }
-    return imported;
+    await deps.routes.routeWithin(client, written.map((workflow) => ({ accountId, event: workflow.trigger })));
+    return written;
   });
+  if (imported.some((workflow) => workflow.replaced)) await deps.routes.afterChange();
+  return imported;
 }

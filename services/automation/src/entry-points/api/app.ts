@@ -20,6 +20,7 @@ import { internalAccountFiguresRoutes } from './internal-account-figures.routes'
 import { internalSystemEmailRoutes } from './internal-system-email.routes';
 import type { SendContext } from '../../domain/sending/send-context';
 import type { SmtpProbe } from '../../domain/sending/smtp-probe';
+import type { TriggerRoutes } from '../../domain/routing/trigger-routing';
 
 export interface AutomationAppDeps {
   logger: Logger;
@@ -35,6 +36,8 @@ export interface AutomationAppDeps {
   sendContext: SendContext;
   /** Whether the SMTP server can take an email now (the app's password reset asks first). */
   smtpProbe: SmtpProbe;
+  /** What workflow writes arm before they commit. */
+  triggerRoutes: TriggerRoutes;
 }
 
 /** The automation HTTP app: health probes and the public unsubscribe pages open, the API behind the gateway's signature. */
@@ -61,7 +64,7 @@ export function buildApp(deps: AutomationAppDeps): Express {
   app.use('/internal/v1', requireIdentity(deps.signingSecret));
   app.use('/internal/v1', internalCampaignsRoutes({ pool: deps.pool }));
   app.use('/internal/v1', internalActivityRoutes({ pool: deps.pool, ctx: deps.sendContext }));
-  app.use('/internal/v1', internalWorkflowsRoutes(deps.sendContext));
+  app.use('/internal/v1', internalWorkflowsRoutes(deps.sendContext, { pool: deps.pool, renderer: deps.sendContext.renderer, routes: deps.triggerRoutes }));
   app.use('/internal/v1', internalAccountFiguresRoutes({ pool: deps.pool }));
   app.use('/internal/v1', confirmationTemplateRoutes({ pool: deps.pool, ctx: deps.sendContext }));
   app.use('/internal/v1', internalSystemEmailRoutes(deps.sendContext, deps.smtpProbe));

@@ -1,11 +1,12 @@
 import { Router, type Response } from 'express';
 import { bodyObject, identityOf, isWellFormedEmail, jsonBody, notFound, validationFailed } from '@mailer/shared';
-import { findAccountWorkflow, listWorkflowSummaries, setWorkflowEnabled } from '../../data-access/workflows.repository';
+import { findAccountWorkflow, listWorkflowSummaries } from '../../data-access/workflows.repository';
 import { previewEmail, sendTestEmail, type EmailSample } from '../../domain/app/preview-email';
 import { RenderError } from '../../domain/rendering/render-email';
 import type { SendContext } from '../../domain/sending/send-context';
 import { importWorkflows } from '../../domain/workflows/import-workflows';
-import { createWorkflow, updateWorkflow } from '../../domain/workflows/save-workflow';
+import { createWorkflow, switchWorkflow, updateWorkflow } from '../../domain/workflows/save-workflow';
+import type { WorkflowWrites } from '../../domain/workflows/workflow-writes';
 
 const ID = /^[1-9][0-9]{0,14}$/;
 
@@ -37,7 +38,7 @@ const workflowJson = (workflow: NonNullable<Awaited<ReturnType<typeof findAccoun
  * 422 answers list every problem with its path (`steps.1.subject: …`), so the app can show each
  * next to its field.
  */
-export function internalWorkflowsRoutes(ctx: SendContext): Router {
+export function internalWorkflowsRoutes(ctx: SendContext, writes: WorkflowWrites): Router {
   const router = Router();
   router.use(jsonBody('1mb'));
 
@@ -47,12 +48,12 @@ export function internalWorkflowsRoutes(ctx: SendContext): Router {
   });
 
   router.post('/workflows', async (req, res) => {
-    res.status(201).json({ data: await createWorkflow(ctx.pool, ctx.renderer, accountOf(res), req.body) });
+    res.status(201).json({ data: await createWorkflow(writes, accountOf(res), req.body) });
   });
 
   // A workflow file as the CLI imports it: one workflow or a list, all or nothing, same name replaces.
   router.post('/workflows/import', async (req, res) => {
-    res.json({ data: await importWorkflows(ctx.pool, ctx.renderer, accountOf(res), req.body) });
+    res.json({ data: await importWorkflows(writes, accountOf(res), req.body) });
   });
 
   router.get('/workflows/:id', async (req, res) => {
@@ -63,14 +64,14 @@ export function internalWorkflowsRoutes(ctx: SendContext): Router {
 
   router.put('/workflows/:id', async (req, res) => {
     const id = idOf(req.params.id);
-    await updateWorkflow(ctx.pool, ctx.renderer, accountOf(res), id, req.body);
+    await updateWorkflow(writes, accountOf(res), id, req.body);
     res.json({ data: workflowJson((await findAccountWorkflow(ctx.pool, accountOf(res), id))!) });
   });
 
   for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
     router.post(`/workflows/:id/${action}`, async (req, res) => {
       const id = idOf(req.params.id);
-      if (!(await setWorkflowEnabled(ctx.pool, accountOf(res), id, enabled))) throw notFound('workflow');
+      await switchWorkflow(writes, accountOf(res), id, enabled);
       res.json({ data: { id, enabled } });
     });
   }

@@ -1,25 +1,36 @@
 import pg from 'pg';
-import { backoffDelay, type Logger } from '@mailer/shared';
+import type { Logger } from 'pino';
+import { backoffDelay } from '../messaging/backoff';
 
-/** Sent by the endpoints table's trigger on commit of any insert, delete, or change of event types or `enabled`. */
-export const ENDPOINTS_CHANGED_CHANNEL = 'webhook_endpoints_changed';
+export interface TableChangesOptions {
+  databaseUrl: string;
+  /** The NOTIFY channel a table's trigger sends on (a plain identifier). */
+  channel: string;
+  /** The listening connection's application_name, as pg_stat_activity shows it. */
+  applicationName: string;
+  logger: Logger;
+  onChange: () => void;
+}
 
 /** How often the listening connection is checked: one that died silently (no FIN) would hear nothing. */
 const HEARTBEAT_MS = 30_000;
 
 /**
- * LISTENs for endpoint changes made by any process (another instance, the operator CLI, plain SQL)
- * and calls `onChange`. A lost connection is reopened with backoff, and `onChange` is called once
- * listening again: changes made while nobody listened were not heard.
+ * LISTENs for a table's changes made by any process (another instance, an operator CLI, plain SQL),
+ * told by the table's NOTIFY trigger, and calls `onChange`. A lost connection is reopened with
+ * backoff, and `onChange` is called once listening again: changes made while nobody listened were
+ * not heard.
  */
-export class EndpointChangesListener {
+export class TableChangesListener {
   private client: pg.Client | undefined;
   private reconnecting: Promise<void> | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private cancelWait: (() => void) | undefined;
   private stopped = false;
 
-  constructor(private readonly options: { databaseUrl: string; logger: Logger; onChange: () => void }) {}
+  constructor(private readonly options: TableChangesOptions) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(options.channel)) throw new Error(`not a channel name: ${options.channel}`);
+  }
 
   /** Resolves once listening, or once the first attempt failed (it keeps trying in the background). */
   async start(): Promise<void> {
@@ -45,7 +56,7 @@ export class EndpointChangesListener {
   private async listen(): Promise<void> {
     const client = new pg.Client({
       connectionString: this.options.databaseUrl,
-      application_name: 'mailer-webhooks-listen',
+      application_name: this.options.applicationName,
       keepAlive: true,
       connectionTimeoutMillis: 5000,
       query_timeout: 5000,
@@ -55,7 +66,7 @@ export class EndpointChangesListener {
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${ENDPOINTS_CHANGED_CHANNEL}`);
+      await client.query(`LISTEN ${this.options.channel}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
@@ -78,7 +89,7 @@ export class EndpointChangesListener {
     if (client !== this.client || this.stopped) return;
     this.client = undefined;
     void client?.end().catch(() => undefined);
-    this.options.logger.warn({ err: error }, 'lost the endpoint-changes listener; reconnecting');
+    this.options.logger.warn({ err: error, channel: this.options.channel }, 'lost the table-changes listener; reconnecting');
     this.reconnecting ??= this.reconnect().finally(() => {
       this.reconnecting = undefined;
     });
@@ -90,11 +101,11 @@ export class EndpointChangesListener {
       if (this.stopped) return;
       try {
         await this.listen();
-        this.options.logger.info('listening for endpoint changes again');
+        this.options.logger.info({ channel: this.options.channel }, 'listening for table changes again');
         this.options.onChange();
         return;
       } catch (error) {
-        this.options.logger.warn({ err: error }, 'endpoint-changes listener could not reconnect; retrying');
+        this.options.logger.warn({ err: error, channel: this.options.channel }, 'table-changes listener could not reconnect; retrying');
       }
     }
   }

@@ -1,0 +1,98 @@
+import { BrokerUnavailableError, createLogger, triggerRoutingKey } from '@mailer/shared';
+import { waitFor } from '@mailer/shared/testing';
+import { EmailRenderer } from '../src/domain/rendering/render-email';
+import { TriggerRouting } from '../src/domain/routing/trigger-routing';
+import { createWorkflow, switchWorkflow, updateWorkflow } from '../src/domain/workflows/save-workflow';
+import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
+
+const welcome = (name: string, event: string) => ({ name, trigger: { event }, steps: [{ id: 'hello', type: 'email', subject: 'Hi', text: 'Hi' }] });
+const silent = createLogger('trigger-routing-test', { level: 'silent' });
+
+describe('product events reach automation only when an enabled workflow triggers on them', () => {
+  let harness: AutomationHarness;
+  beforeAll(async () => {
+    harness = await startAutomationHarness('trigger_routing');
+  });
+  afterAll(async () => harness.stop());
+
+  const writes = () => harness.instances[0]!.workflowWrites;
+  const routed = (account: number, event: string) => harness.publishEventIfRouted(account, newContact(), event);
+
+  it('an event no workflow triggers on is not routed; an import routes its trigger before it returns, and the event then sends', async () => {
+    const account = newAccountId();
+    expect(await routed(account, 'signup')).toBeUndefined();
+    await harness.importWorkflow(account, welcome('Welcome', 'signup'));
+    const contact = newContact();
+    expect(await harness.publishEventIfRouted(account, contact, 'signup')).toBeDefined();
+    await harness.waitForState(account, contact.id, 'hello', 'sent');
+    // Per account: another account's event of the same name stays unrouted.
+    expect(await routed(newAccountId(), 'signup')).toBeUndefined();
+  });
+
+  it("disabling unroutes the trigger before the answer, enabling routes it again; another account's workflow on the same name keeps its own", async () => {
+    const [account, other] = [newAccountId(), newAccountId()];
+    const { id } = await createWorkflow(writes(), account, welcome('Gate', 'joined'));
+    await createWorkflow(writes(), other, welcome('Gate', 'joined'));
+    expect(await routed(account, 'joined')).toBeDefined();
+    await switchWorkflow(writes(), account, id, false);
+    expect(await routed(account, 'joined')).toBeUndefined();
+    expect(await routed(other, 'joined')).toBeDefined();
+    await switchWorkflow(writes(), account, id, true);
+    expect(await routed(account, 'joined')).toBeDefined();
+  });
+
+  it("changing a workflow's trigger routes the new name and unroutes the old one, unless another workflow still needs it", async () => {
+    const account = newAccountId();
+    const { id } = await createWorkflow(writes(), account, welcome('First', 'trial_started'));
+    await updateWorkflow(writes(), account, id, welcome('First', 'trial_ended'));
+    expect(await routed(account, 'trial_ended')).toBeDefined();
+    expect(await routed(account, 'trial_started')).toBeUndefined();
+    const second = await createWorkflow(writes(), account, welcome('Second', 'trial_ended'));
+    await switchWorkflow(writes(), account, second.id, false);
+    expect(await routed(account, 'trial_ended')).toBeDefined();
+  });
+
+  it("a workflow written by another process (plain SQL, an older CLI) is routed through the table's NOTIFY", async () => {
+    const account = newAccountId();
+    await harness.pool.query(
+      `INSERT INTO workflows (account_id, name, trigger_event, transactional, definition) VALUES ($1, 'By hand', 'by_hand', false, $2)`,
+      [account, JSON.stringify(welcome('By hand', 'by_hand'))],
+    );
+    await waitFor(async () => ((await routed(account, 'by_hand')) ? true : undefined), { what: 'the hand-written trigger routed' });
+    await harness.pool.query('UPDATE workflows SET enabled = false WHERE account_id = $1', [account]);
+    await waitFor(async () => ((await routed(account, 'by_hand')) ? undefined : true), { what: 'the disabled trigger unrouted' });
+  });
+
+  it('a reconcile binds again every live trigger the broker lost, and unbinds and forgets keys no workflow needs', async () => {
+    const account = newAccountId();
+    await harness.importWorkflow(account, welcome('Kept', 'kept'));
+    const kept = triggerRoutingKey(account, 'kept');
+    const stale = triggerRoutingKey(account, 'retired');
+    // What a lost binding and a key left by a crash between bind and forget look like.
+    // Repeated until it holds: the import's own NOTIFY may still start a reconcile that binds it again.
+    await waitFor(
+      async () => {
+        await harness.instances[0]!.broker.setQueueBindings('automation.contact-events', { bind: [stale], unbind: [kept] });
+        return (await routed(account, 'kept')) ? undefined : true;
+      },
+      { what: 'the binding lost' },
+    );
+    await harness.pool.query('INSERT INTO trigger_routes (routing_key) VALUES ($1)', [stale]);
+    await harness.instances[0]!.triggerRouting.reconcile();
+    expect(await routed(account, 'kept')).toBeDefined();
+    expect(await routed(account, 'retired')).toBeUndefined();
+    expect((await harness.pool.query('SELECT 1 FROM trigger_routes WHERE routing_key = $1', [stale])).rowCount).toBe(0);
+  });
+
+  it('when the broker cannot route the trigger, the write is refused with a 503 and nothing is saved', async () => {
+    const account = newAccountId();
+    const brokerDown = {
+      setQueueBindings: () => Promise.reject(new BrokerUnavailableError('not connected to the message broker')),
+    };
+    const failing = { pool: harness.pool, renderer: new EmailRenderer(), routes: new TriggerRouting({ pool: harness.pool, router: brokerDown, logger: silent }) };
+    await expect(createWorkflow(failing, account, welcome('Unarmed', 'unarmed'))).rejects.toMatchObject({ code: 'COMMON.UNAVAILABLE' });
+    await expect(harness.importWorkflow(account, welcome('Armed', 'armed'))).resolves.toHaveLength(1);
+    const { rows } = await harness.pool.query<{ name: string }>('SELECT name FROM workflows WHERE account_id = $1', [account]);
+    expect(rows.map((row) => row.name)).toEqual(['Armed']);
+  });
+});
