@@ -7,7 +7,7 @@ let service: ContactsTestService;
 let probe: Awaited<ReturnType<typeof brokerProbe>>;
 beforeAll(async () => {
   service = await startContactsForTest();
-  probe = await brokerProbe(service.config.BROKER_NAMESPACE, ['product_event.enriched.v1']);
+  probe = await brokerProbe(service.config.BROKER_NAMESPACE, ['product_event.enriched.v1.*']);
 });
 afterAll(async () => {
   await probe.close();

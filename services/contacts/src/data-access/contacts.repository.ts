@@ -26,7 +26,8 @@ export interface NewContactRow {
 
 export type ContactChanges = Partial<NewContactRow & { bounced: boolean }>;
 
-const rethrowTaken = (error: unknown): never => {
+/** A unique violation of the address is the domain's "taken"; anything else is rethrown as it is. */
+export const rethrowTaken = (error: unknown): never => {
   if (isUniqueViolation(error, EMAIL_KEY)) throw emailTaken();
   throw error;
 };

@@ -9,6 +9,13 @@ export interface OutboxRow {
   trace_context: string | null;
 }
 
+/**
+ * SQL for a timestamptz as `Date.prototype.toISOString` writes the same value read by pg (UTC,
+ * milliseconds truncated): a fact a statement completes reads like one written from JS.
+ */
+export const ISO_MILLIS_UTC = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** Called inside the transaction that makes the change, so the fact and the change commit together. */
 export async function enqueueMessage<C extends MessageContract>(
   db: Queryable,

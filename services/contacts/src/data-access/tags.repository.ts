@@ -1,5 +1,9 @@
 import type { Queryable } from './queryable';
 
+/** Tag names in the order every writer inserts them, so two writers never wait on each other in a circle. */
+export const inLockOrder = (names: readonly string[]): string[] =>
+  [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+
 /**
  * Finds or creates each tag by name (case-insensitively) and links it to the contact; returns the
  * names newly linked, in `tagsOf`'s order (so a new contact's tags need no second read). ON
@@ -13,7 +17,7 @@ export async function attachTags(
   names: readonly string[],
 ): Promise<string[]> {
   if (names.length === 0) return [];
-  const sorted = [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+  const sorted = inLockOrder(names);
   await db.query({
     name: 'tags.insert-missing',
     text: `INSERT INTO tags (account_id, name) SELECT $1, name FROM unnest($2::text[]) WITH ORDINALITY AS t(name, position)

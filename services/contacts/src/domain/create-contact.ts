@@ -1,12 +1,13 @@
 import { withTransaction, type EmailDomainValidator, type Logger, type Pool } from '@mailer/shared';
-import { insertContact } from '../data-access/contacts.repository';
+import { insertContact, type NewContactRow } from '../data-access/contacts.repository';
+import { insertContactWithTagsAndFact } from '../data-access/new-contact.repository';
 import { attachTags } from '../data-access/tags.repository';
 import { contactFacts } from './contact-facts';
-import { withTags, type Contact } from './contact';
+import { snapshotOf, withTags, type Contact } from './contact';
 import { distinctTags, type NewContactInput } from './contact-input';
 import { checkContactLimits } from './contact-limits';
 import { requestConfirmation, startPending } from './double-opt-in';
-import { applyConsent } from './record-consent';
+import { applyConsent, LIFTED_BY_ACCOUNT_HOLDER, logSuppressionLifted } from './record-consent';
 
 export interface ContactUseCaseDeps {
   pool: Pool;
@@ -16,7 +17,45 @@ export interface ContactUseCaseDeps {
 }
 
 /**
- * Validates the address (DNS outside any transaction), then writes contact, tags and fact at once.
+ * The common case, no confirmation to wait for, in one statement: contact, tags, the lift of a
+ * suppression on an explicit `subscribed: true`, and the fact. Undefined, with nothing written,
+ * when a tag was created meanwhile by another request: the transaction below then does it all.
+ */
+async function createInOneStatement(
+  deps: ContactUseCaseDeps,
+  accountId: number,
+  row: NewContactRow,
+  tags: string[],
+  subscribedByHolder: boolean,
+): Promise<Contact | undefined> {
+  // The fact as it will be, but for what the statement fills in (id, tags as stored, suppression, time).
+  const placeholder: Contact = {
+    id: 1,
+    account_id: accountId,
+    ...row,
+    bounced: false,
+    confirmation: null,
+    tags: [],
+    created_at: new Date(0),
+    updated_at: new Date(0),
+  };
+  const fact = { account_id: accountId, contact: snapshotOf(placeholder, null), occurred_at: '' };
+  const inserted = await insertContactWithTagsAndFact(
+    deps.pool,
+    accountId,
+    row,
+    tags,
+    subscribedByHolder ? LIFTED_BY_ACCOUNT_HOLDER : null,
+    fact,
+  );
+  if (!inserted) return undefined;
+  if (inserted.lifted) logSuppressionLifted(deps.logger, inserted.contact, inserted.lifted);
+  return inserted.contact;
+}
+
+/**
+ * Validates the address (DNS outside any transaction), then writes contact, tags and fact at once:
+ * in one statement unless the contact starts pending or a tag races, else in one transaction.
  * An explicit `subscribed: true` lifts the address's suppression; otherwise a suppressed address
  * stays suppressed (the contact is created unsubscribed, the default).
  */
@@ -29,29 +68,37 @@ export async function createContact(
 ): Promise<Contact> {
   const pending = options.doubleOptIn === true && input.subscribed === true;
   const customProperties = input.custom_properties ?? {};
-  checkContactLimits({ customProperties, tagCount: distinctTags(input.tags ?? []).length });
+  const tags = distinctTags(input.tags ?? []);
+  checkContactLimits({ customProperties, tagCount: tags.length });
   const email = await deps.emailValidator.validate(input.email);
-  return withTransaction(deps.pool, async (db) => {
-    const row = await insertContact(db, accountId, {
-      email,
-      first_name: input.first_name ?? null,
-      last_name: input.last_name ?? null,
-      subscribed: pending ? false : (input.subscribed ?? false),
-      source: input.source ?? null,
-      custom_properties: customProperties,
-    });
-    // A new contact has no tags but the ones linked now, returned in the read order.
-    const tags = input.tags ? await attachTags(db, accountId, row.id, distinctTags(input.tags)) : [];
-    if (pending) {
-      // The recipient's own confirmation, not the file, is the "yes": no suppression is lifted.
-      const contact = withTags(await startPending(db, row), tags);
+  const row: NewContactRow = {
+    email,
+    first_name: input.first_name ?? null,
+    last_name: input.last_name ?? null,
+    subscribed: pending ? false : (input.subscribed ?? false),
+    source: input.source ?? null,
+    custom_properties: customProperties,
+  };
+  const created = pending
+    ? undefined
+    : await createInOneStatement(deps, accountId, row, tags, input.subscribed === true);
+  return (
+    created ??
+    withTransaction(deps.pool, async (db) => {
+      const inserted = await insertContact(db, accountId, row);
+      // A new contact has no tags but the ones linked now, returned in the read order.
+      const linked = await attachTags(db, accountId, inserted.id, tags);
+      if (pending) {
+        // The recipient's own confirmation, not the file, is the "yes": no suppression is lifted.
+        const contact = withTags(await startPending(db, inserted), linked);
+        await contactFacts.created(db, contact);
+        await requestConfirmation(db, contact);
+        return contact;
+      }
+      const contact = withTags(inserted, linked);
+      if (input.subscribed === true) await applyConsent(deps.logger, db, contact, true);
       await contactFacts.created(db, contact);
-      await requestConfirmation(db, contact);
       return contact;
-    }
-    const contact = withTags(row, tags);
-    if (input.subscribed === true) await applyConsent(deps.logger, db, contact, true);
-    await contactFacts.created(db, contact);
-    return contact;
-  });
+    })
+  );
 }

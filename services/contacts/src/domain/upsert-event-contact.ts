@@ -2,6 +2,7 @@ import {
   normaliseEmail,
   PoisonMessageError,
   productEventEnrichedV1,
+  triggerRoutingKey,
   withTransaction,
   type Broker,
   type MessageOf,
@@ -16,7 +17,7 @@ import {
   type ContactChanges,
 } from '../data-access/contacts.repository';
 import { doubleOptInEnabled } from '../data-access/double-opt-in.repository';
-import { createContactForEvent, readUnchangedContactForEvent } from '../data-access/event-contact.repository';
+import { createOrReadUnchangedContactForEvent } from '../data-access/event-contact.repository';
 import { claimMessage } from '../data-access/processed-messages.repository';
 import { standingSuppression } from '../data-access/suppressions.repository';
 import { tagsOf } from '../data-access/tags.repository';
@@ -82,8 +83,11 @@ async function upsertContact(
 
 type EnrichedContact = { contact: Contact; suppression: SuppressionReason | null };
 
-/** A contact never seen before, with its inbox row and fact, in one statement; undefined otherwise. */
-async function createNewContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
+/**
+ * A new contact or one the event leaves as it is (the common cases: a sign-up, an event from a
+ * known user), with its inbox row, in one statement; undefined when the general path must run.
+ */
+async function createdOrUnchangedContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
   const row = { email: event.email, ...namesFrom(event) };
   // The fact as it will be, but for the id and creation time the statement fills in.
   const fact = {
@@ -91,18 +95,10 @@ async function createNewContact(pool: Pool, messageKey: string, event: ProductEv
     contact: { id: 1, ...row, subscribed: true, bounced: false, tags: [], custom_properties: {} },
     occurred_at: '',
   };
-  const created = await createContactForEvent(pool, messageKey, event.account_id, row, fact);
-  if (!created) return undefined;
-  const { suppression, ...contactRow } = created;
-  return { contact: withTags(contactRow, []), suppression };
-}
-
-/** A contact the event does not change, with its inbox row, in one statement; undefined otherwise. */
-async function unchangedContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
-  const found = await readUnchangedContactForEvent(pool, messageKey, event.account_id, { email: event.email, ...namesFrom(event) });
+  const found = await createOrReadUnchangedContactForEvent(pool, messageKey, event.account_id, row, fact);
   if (!found) return undefined;
-  const { suppression, tags, ...row } = found;
-  return { contact: withTags(row, tags), suppression };
+  const { suppression, tags, ...contactRow } = found;
+  return { contact: withTags(contactRow, tags), suppression };
 }
 
 /** The contact with its address's standing suppression, for the enriched event. */
@@ -133,8 +129,20 @@ async function currentContact(pool: Pool, event: ProductEvent): Promise<Contact 
 }
 
 /**
- * A product event: upsert its contact in one transaction with the inbox row (one statement when the
- * contact is new, the common case of a sign-up, or when the event changes nothing), then publish the
+ * Every other case (a name to fill in, a new contact under double opt-in, a race, a redelivery whose
+ * contact is gone): the transaction that can do all of it, or the contact as it stands when the
+ * message was applied before.
+ */
+async function throughGeneralPath(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
+  // With double opt-in a new contact starts pending, which the transaction marks.
+  const doubleOptIn = await doubleOptInEnabled(pool, event.account_id);
+  return withSuppression(pool, (await applyEvent(pool, messageKey, event, doubleOptIn)) ?? (await currentContact(pool, event)));
+}
+
+/**
+ * A product event: upsert its contact in one transaction with the inbox row (one statement, one
+ * round trip, when the contact is new, the common case of a sign-up, or when the event changes
+ * nothing; the double opt-in setting is read in that statement too), then publish the
  * event enriched with the contact's snapshot and only then let the consumer ack. The enriched
  * event's id derives from the event's, so a redelivery (the first attempt died after commit,
  * before the broker confirmed) publishes it again with the same id and automation drops the copy.
@@ -147,17 +155,13 @@ export async function upsertEventContact(deps: { pool: Pool; broker: Broker }, m
   const normalised = normaliseEmail(received.email);
   if (!normalised) throw new PoisonMessageError('product event names a malformed email address');
   const event = { ...received, email: normalised.address };
-  // With double opt-in a new contact starts pending: the general path, which can mark it so.
-  const doubleOptIn = await doubleOptInEnabled(deps.pool, event.account_id);
-  const enriched =
-    (doubleOptIn ? undefined : await createNewContact(deps.pool, messageKey, event)) ??
-    (await unchangedContact(deps.pool, messageKey, event)) ??
-    (await withSuppression(deps.pool, (await applyEvent(deps.pool, messageKey, event, doubleOptIn)) ?? (await currentContact(deps.pool, event))));
+  const enriched = (await createdOrUnchangedContact(deps.pool, messageKey, event)) ?? (await throughGeneralPath(deps.pool, messageKey, event));
   // Deleted since the first attempt: nothing is left to enrich, and no email must follow.
   if (!enriched) return;
   await deps.broker.publish(
     productEventEnrichedV1,
     { ...event, contact: snapshotOf(enriched.contact, enriched.suppression) },
-    { messageId: `enriched:${event.event_id}` },
+    // Routed by account and event name: only a trigger automation bound receives it (docs/decisions.md).
+    { messageId: `enriched:${event.event_id}`, routingKey: triggerRoutingKey(event.account_id, event.event) },
   );
 }

@@ -23,7 +23,8 @@ export async function brokerProbe(namespace: string, routingKeys: string[]) {
     (message) => {
       if (!message) return;
       seen.push({
-        type: message.fields.routingKey,
+        // The type, not the routing key: enriched events are routed by account and event name.
+        type: String(message.properties.type ?? message.fields.routingKey),
         messageId: String(message.properties.messageId),
         payload: JSON.parse(message.content.toString('utf8')) as Record<string, unknown>,
       });
