@@ -22,7 +22,7 @@ import { startEventsService } from '../../services/events/src/events-service';
 import { loadAutomationConfig } from '../../services/automation/src/config';
 import { automationDatabaseUrl } from '../../services/automation/src/database';
 import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
-import { TriggerRouting } from '../../services/automation/src/domain/routing/trigger-routing';
+import { createTriggerRouting } from '../../services/automation/src/domain/routing/trigger-routing';
 import type { WorkflowWrites } from '../../services/automation/src/domain/workflows/workflow-writes';
 import { automationChild } from './automation-child';
 
@@ -101,7 +101,7 @@ export async function startChaosStack() {
     const workflowWrites: WorkflowWrites = {
       pool: automationDb,
       renderer: new EmailRenderer(),
-      routes: new TriggerRouting({ pool: automationDb, router: contacts.broker, logger: silent('workflow-writes') }),
+      routes: createTriggerRouting({ pool: automationDb, router: contacts.broker, logger: silent('workflow-writes') }),
     };
 
     async function anAccountWithKey() {

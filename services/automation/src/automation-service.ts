@@ -19,7 +19,7 @@ import { consumeCampaignCommands } from './entry-points/message-queue/campaign-c
 import { CampaignProgressReporter } from './entry-points/workers/campaign-progress-reporter';
 import { CampaignSender } from './entry-points/workers/campaign-sender';
 import { SendScheduler } from './entry-points/workers/send-scheduler';
-import { TriggerRouting } from './domain/routing/trigger-routing';
+import { createTriggerRouting } from './domain/routing/trigger-routing';
 
 /** The safety net behind the other trigger-routing reconciles (a NOTIFY lost with its connection). */
 const TRIGGER_ROUTING_CHECK_MS = 60_000;
@@ -63,7 +63,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     pollMs: config.SCHEDULER_POLL_MS,
     afterSend: () => relay.wake(),
   });
-  const triggerRouting = new TriggerRouting({ pool, router: broker, logger });
+  const triggerRouting = createTriggerRouting({ pool, router: broker, logger });
   // Listening before the first reconcile, so a change committed after that reconcile's read is heard.
   const workflowChanges = new TableChangesListener({
     databaseUrl,

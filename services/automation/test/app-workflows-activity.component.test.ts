@@ -1,5 +1,5 @@
-import { contactCreatedV1, IDENTITY_HEADER } from '@mailer/shared';
-import { signedIdentityFor, waitFor } from '@mailer/shared/testing';
+import { contactCreatedV1 } from '@mailer/shared';
+import { waitFor } from '@mailer/shared/testing';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
 
 const welcome = (name: string, event = 'signup') => ({
@@ -16,16 +16,7 @@ describe("automation's internal routes for the account app: workflows, previews,
   });
   afterAll(async () => harness.stop());
 
-  async function call<T>(accountId: number, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> {
-    const url = `${harness.url}/internal/v1${path}`;
-    const body = json === undefined ? null : JSON.stringify(json);
-    const response = await fetch(url, {
-      method,
-      headers: { [IDENTITY_HEADER]: signedIdentityFor(accountId, { method, url, body }), ...(body ? { 'content-type': 'application/json' } : {}) },
-      body,
-    });
-    return { status: response.status, body: (await response.json()) as T };
-  }
+  const call = <T>(accountId: number, method: string, path: string, json?: unknown) => harness.call<T>(accountId, method, path, json);
 
   it('creates, lists, replaces by id (a rename keeps the id) and refuses with every problem and its path; another account gets 404', async () => {
     const account = newAccountId();

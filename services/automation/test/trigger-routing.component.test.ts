@@ -1,7 +1,7 @@
 import { BrokerUnavailableError, createLogger, triggerRoutingKey } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
+import { brokerRoutes, startTcpProxy, waitFor } from '@mailer/shared/testing';
 import { EmailRenderer } from '../src/domain/rendering/render-email';
-import { TriggerRouting } from '../src/domain/routing/trigger-routing';
+import { createTriggerRouting } from '../src/domain/routing/trigger-routing';
 import { createWorkflow, switchWorkflow, updateWorkflow } from '../src/domain/workflows/save-workflow';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
 
@@ -89,10 +89,42 @@ describe('product events reach automation only when an enabled workflow triggers
     const brokerDown = {
       setQueueBindings: () => Promise.reject(new BrokerUnavailableError('not connected to the message broker')),
     };
-    const failing = { pool: harness.pool, renderer: new EmailRenderer(), routes: new TriggerRouting({ pool: harness.pool, router: brokerDown, logger: silent }) };
+    const failing = { pool: harness.pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool: harness.pool, router: brokerDown, logger: silent }) };
     await expect(createWorkflow(failing, account, welcome('Unarmed', 'unarmed'))).rejects.toMatchObject({ code: 'COMMON.UNAVAILABLE' });
     await expect(harness.importWorkflow(account, welcome('Armed', 'armed'))).resolves.toHaveLength(1);
     const { rows } = await harness.pool.query<{ name: string }>('SELECT name FROM workflows WHERE account_id = $1', [account]);
     expect(rows.map((row) => row.name)).toEqual(['Armed']);
+  });
+
+  it('while the broker is away a new workflow is refused (503, nothing saved) and a disable stands; after the reconnect the bindings catch up', async () => {
+    const amqpUrl = new URL(harness.env.AMQP_URL!);
+    const proxy = await startTcpProxy({ host: amqpUrl.hostname, port: Number(amqpUrl.port || 5672) });
+    amqpUrl.host = `127.0.0.1:${proxy.port}`;
+    const cut = await startAutomationHarness('trigger_routing_cut', { env: { AMQP_URL: amqpUrl.toString() } });
+    const ns = cut.env.BROKER_NAMESPACE!;
+    const account = newAccountId();
+    try {
+      const created = await cut.call<{ data: { id: number } }>(account, 'POST', '/workflows', welcome('Before', 'before'));
+      expect(created.status).toBe(201);
+      expect(await brokerRoutes(ns, triggerRoutingKey(account, 'before'))).toBe(true);
+
+      proxy.cut();
+      await waitFor(() => (cut.instances[0]!.broker.isConnected() ? undefined : true), { what: 'the lost connection' });
+      const refused = await cut.call(account, 'POST', '/workflows', welcome('During', 'during'));
+      expect(refused.status).toBe(503);
+      expect((await cut.call<{ data: Array<{ name: string }> }>(account, 'GET', '/workflows')).body.data.map((workflow) => workflow.name)).toEqual(['Before']);
+      // Unbinding can wait: the disable stands, and the reconnect's reconcile unbinds.
+      expect((await cut.call(account, 'POST', `/workflows/${created.body.data.id}/disable`)).status).toBe(200);
+      expect(await brokerRoutes(ns, triggerRoutingKey(account, 'before'))).toBe(true);
+
+      proxy.resume();
+      await waitFor(async () => ((await brokerRoutes(ns, triggerRoutingKey(account, 'before'))) ? undefined : true), {
+        what: 'the unbinding after the reconnect',
+        timeoutMs: 15_000,
+      });
+    } finally {
+      await cut.stop();
+      await proxy.close();
+    }
   });
 });

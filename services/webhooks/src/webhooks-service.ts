@@ -6,7 +6,7 @@ import { WebhookHttp } from './data-access/webhook-http';
 import { buildApp } from './entry-points/api/app';
 import { consumeWebhookFacts } from './entry-points/message-queue/facts.consumer';
 import { DeliveryWorker } from './entry-points/workers/delivery-worker';
-import { FactSubscriptions } from './domain/fact-subscriptions';
+import { createFactSubscriptions } from './domain/fact-subscriptions';
 
 /** The safety net behind the other reconcile triggers (a lost NOTIFY, an older instance's static bindings). */
 const FACT_ROUTING_CHECK_MS = 60_000;
@@ -30,7 +30,7 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
     // The lease outlives the attempt's deadline, so a live attempt is never taken over.
     { concurrency: config.WEBHOOK_CONCURRENCY, leaseMs: config.WEBHOOK_TIMEOUT_MS + 30_000, pollMs: config.WEBHOOK_POLL_MS },
   );
-  const factRouting = new FactSubscriptions({ pool, router: broker, logger });
+  const factRouting = createFactSubscriptions({ pool, router: broker, logger });
   // Listening before the first reconcile, so a change committed after that reconcile's read is heard.
   const endpointChanges = new TableChangesListener({
     databaseUrl,

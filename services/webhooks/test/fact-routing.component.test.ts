@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import amqp from 'amqplib';
 import pg from 'pg';
-import { Broker, createLogger, EXCHANGE, QUEUES, emailSentV1 } from '@mailer/shared';
-import { serviceTestEnv, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
+import { Broker, createLogger, QUEUES, emailSentV1 } from '@mailer/shared';
+import { brokerRoutes, serviceTestEnv, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
 import { runAdmin } from '../src/cli/admin';
 import { webhooksDatabaseUrl } from '../src/database';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
@@ -14,26 +13,10 @@ const namespace = () => `t${randomBytes(4).toString('hex')}.`;
 let nextAccount = 5_000_000 + Math.floor(Math.random() * 1_000_000);
 
 /**
- * Whether the facts exchange routes `routingKey` to any queue of `ns`: published `mandatory`, a
- * message no queue takes comes back before its confirm. Only `webhooks.facts` is ever bound to
- * email.sent.v1, workflow.completed.v1 and campaign.sent.v1, so for those it answers whether that
- * queue is. (A routed probe is dead-lettered by the consumer: it is not a fact.)
+ * Only `webhooks.facts` is ever bound to email.sent.v1, workflow.completed.v1 and campaign.sent.v1,
+ * so for those `brokerRoutes` answers whether that queue is.
  */
-async function routed(ns: string, routingKey: string): Promise<boolean> {
-  const connection = await amqp.connect(testServers().amqpUrl);
-  try {
-    const channel = await connection.createConfirmChannel();
-    let returned = false;
-    channel.on('return', () => {
-      returned = true;
-    });
-    channel.publish(ns + EXCHANGE, routingKey, Buffer.from('{}'), { mandatory: true, messageId: randomUUID() });
-    await channel.waitForConfirms();
-    return !returned;
-  } finally {
-    await connection.close();
-  }
-}
+const routed = brokerRoutes;
 
 const emailSent = (accountId: number) => ({
   account_id: accountId,

@@ -16,6 +16,14 @@ export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCl
   }
 }
 
+/**
+ * Waits for the advisory lock `key` (a number fixed per purpose within one database), held until
+ * the client's transaction ends: work of every process that takes it runs one at a time.
+ */
+export async function lockForTransaction(client: pg.PoolClient, key: number): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [key]);
+}
+
 const UNIQUE_VIOLATION = '23505';
 
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

@@ -10,3 +10,4 @@ export * from './faults';
 export * from './fuzz';
 export * from './namespace-registry';
 export * from './work-preflight';
+export * from './broker-routes';

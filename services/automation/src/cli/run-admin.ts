@@ -2,7 +2,7 @@ import { AppError, Broker, createLogger, createPool, loadConfig, migrateDatabase
 import { automationDatabaseEnvSchema, type AutomationDatabaseConfig } from '../config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from '../database';
 import { EmailRenderer } from '../domain/rendering/render-email';
-import { TriggerRouting } from '../domain/routing/trigger-routing';
+import { createTriggerRouting } from '../domain/routing/trigger-routing';
 import type { WorkflowWrites } from '../domain/workflows/workflow-writes';
 import { parseArgs, runCommand, UsageError } from './admin-commands';
 
@@ -17,7 +17,7 @@ function cliWorkflowWrites(config: AutomationDatabaseConfig, pool: Pool, logger:
     await broker.ready(BROKER_WAIT_MS).catch(() => {
       throw new Error(`the message broker (${new URL(config.AMQP_URL).host}) is unreachable: a workflow's trigger is routed before it is saved, so nothing was imported`);
     });
-    return { pool, renderer: new EmailRenderer(), routes: new TriggerRouting({ pool, router: broker, logger }) };
+    return { pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool, router: broker, logger }) };
   };
   return { writes, close: async () => broker?.close() };
 }

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from '@mailer/shared';
+import { lockForTransaction, type Pool, type PoolClient } from '@mailer/shared';
 
 type Queryable = Pool | PoolClient;
 
@@ -20,7 +20,7 @@ const TRIGGER_ROUTING_LOCK = 2_206_210_031;
  * workflows, so a reconcile that waited reads every change committed before it got the lock.
  */
 export async function lockTriggerRouting(client: PoolClient): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock($1)', [TRIGGER_ROUTING_LOCK]);
+  await lockForTransaction(client, TRIGGER_ROUTING_LOCK);
 }
 
 /** Every (account, event) an enabled workflow triggers on; the empty name is the system's own (nothing publishes it). */

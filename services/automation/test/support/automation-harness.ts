@@ -6,6 +6,7 @@ import {
   contactUnsubscribeRequestedV1,
   createLogger,
   createPool,
+  IDENTITY_HEADER,
   productEventEnrichedV1,
   triggerRoutingKey,
   QUEUES,
@@ -13,13 +14,13 @@ import {
   type MessageContract,
   type MessageOf,
 } from '@mailer/shared';
-import { freePort, serviceTestEnv, startSmtpSink, testServers, waitFor } from '@mailer/shared/testing';
+import { freePort, serviceTestEnv, signedIdentityFor, startSmtpSink, testServers, waitFor } from '@mailer/shared/testing';
 import { startAutomationService } from '../../src/automation-service';
 import { loadAutomationConfig } from '../../src/config';
 import { automationDatabaseUrl } from '../../src/database';
 import { EmailRenderer } from '../../src/domain/rendering/render-email';
 import { importWorkflows } from '../../src/domain/workflows/import-workflows';
-import { TriggerRouting } from '../../src/domain/routing/trigger-routing';
+import { createTriggerRouting } from '../../src/domain/routing/trigger-routing';
 
 const silent = createLogger('automation-test', { level: 'silent' });
 
@@ -89,7 +90,7 @@ export async function startAutomationHarness(database: string, options: { instan
   await Promise.all([broker.ready(), ...instances.map((instance) => instance.broker.ready())]);
   // The harness's own pool outlives any instance a test stops.
   const pool = createPool(automationDatabaseUrl(loadAutomationConfig(env)), silent, { max: 4 });
-  const workflowWrites = { pool, renderer: new EmailRenderer(), routes: new TriggerRouting({ pool, router: broker, logger: silent }) };
+  const workflowWrites = { pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool, router: broker, logger: silent }) };
 
   return {
     env,
@@ -102,7 +103,18 @@ export async function startAutomationHarness(database: string, options: { instan
     get url() {
       return instances[0]!.url;
     },
-        /** Imports as the service does: each trigger routed to automation before the commit. */
+        /** A request to the first instance's internal API as the account app sends it (signed identity); the JSON answer. */
+    call: async <T>(accountId: number, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> => {
+      const url = `${instances[0]!.url}/internal/v1${path}`;
+      const body = json === undefined ? null : JSON.stringify(json);
+      const response = await fetch(url, {
+        method,
+        headers: { [IDENTITY_HEADER]: signedIdentityFor(accountId, { method, url, body }), ...(body ? { 'content-type': 'application/json' } : {}) },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as T };
+    },
+    /** Imports as the service does: each trigger routed to automation before the commit. */
     importWorkflow: (accountId: number, workflow: unknown) => importWorkflows(workflowWrites, accountId, workflow),
     /** What the contacts service does after upserting: publish the event with the contact snapshot. Resolves to the message id. */
     publishEvent: async (accountId: number, contact: ContactSnapshot, event: string, properties: Record<string, unknown> = {}, messageId: string = randomUUID()) => {

@@ -26,6 +26,17 @@ export interface NewContactRow {
 
 export type ContactChanges = Partial<NewContactRow & { bounced: boolean }>;
 
+/** $1-$7 of a contact insert: account, email, names, subscribed, source, custom properties. */
+export const newContactValues = (accountId: number, row: NewContactRow): unknown[] => [
+  accountId,
+  row.email,
+  row.first_name,
+  row.last_name,
+  row.subscribed,
+  row.source,
+  JSON.stringify(row.custom_properties),
+];
+
 /** A unique violation of the address is the domain's "taken"; anything else is rethrown as it is. */
 export const rethrowTaken = (error: unknown): never => {
   if (isUniqueViolation(error, EMAIL_KEY)) throw emailTaken();
@@ -42,15 +53,7 @@ export async function insertContact(
       name: 'contacts.insert',
       text: `INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CONTACT_COLUMNS}`,
-      values: [
-        accountId,
-        row.email,
-        row.first_name,
-        row.last_name,
-        row.subscribed,
-        row.source,
-        JSON.stringify(row.custom_properties),
-      ],
+      values: newContactValues(accountId, row),
     })
     .catch(rethrowTaken);
   return rows[0]!;

@@ -1,6 +1,6 @@
 import { contactCreatedV1, currentTraceparent, emailKey, type MessageOf } from '@mailer/shared';
 import type { ContactRow, SuppressionReason } from '../domain/contact';
-import { CONTACT_COLUMNS, rethrowTaken, type NewContactRow } from './contacts.repository';
+import { CONTACT_COLUMNS, newContactValues, rethrowTaken, type NewContactRow } from './contacts.repository';
 import { ISO_MILLIS_UTC } from './outbox.repository';
 import type { Queryable } from './queryable';
 import { inLockOrder } from './tags.repository';
@@ -86,13 +86,7 @@ export async function insertContactWithTagsAndFact(
          FROM created, tag_names)
      SELECT created.*, tag_names.tags, (SELECT reason FROM lifted) AS lifted FROM created, tag_names`,
       values: [
-        accountId,
-        row.email,
-        row.first_name,
-        row.last_name,
-        row.subscribed,
-        row.source,
-        JSON.stringify(row.custom_properties),
+        ...newContactValues(accountId, row),
         inLockOrder(tags),
         liftedBy,
         emailKey(row.email),

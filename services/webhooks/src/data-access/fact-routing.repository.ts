@@ -1,4 +1,4 @@
-import type { PoolClient } from '@mailer/shared';
+import { lockForTransaction, type PoolClient } from '@mailer/shared';
 import type { Queryable } from './queryable';
 
 /**
@@ -12,7 +12,7 @@ const FACT_ROUTING_LOCK = 2_206_210_021;
  * endpoints, so a reconcile that waited reads every change committed before it got the lock.
  */
 export async function lockFactRouting(client: PoolClient): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock($1)', [FACT_ROUTING_LOCK]);
+  await lockForTransaction(client, FACT_ROUTING_LOCK);
 }
 
 /** The event types some enabled endpoint subscribes to (the consumer writes deliveries for those alone). */

@@ -1,4 +1,4 @@
-import { AppError, notFound, validationFailed, withTransaction, type Pool, type PoolClient } from '@mailer/shared';
+import { AppError, notFound, validationFailed, withTransaction, type Pool, type RoutedWrites } from '@mailer/shared';
 import { z } from 'zod';
 import { listDeliveries, resendDelivery, type DeliveryLogEntry } from '../data-access/deliveries.repository';
 import {
@@ -15,15 +15,11 @@ import { WEBHOOK_EVENT_TYPES } from './webhook-events';
 import { WebhookErrorCodes } from './webhook.errors';
 
 /**
- * How endpoint writes keep `webhooks.facts` routed (the service's FactSubscriptions). The operator
- * CLI has none (no broker): its writes reach a running service through the table's NOTIFY.
+ * How endpoint writes keep `webhooks.facts` routed (the service's FactSubscriptions), by the event
+ * types they subscribe to. The operator CLI has none (no broker): its writes reach a running
+ * service through the table's NOTIFY.
  */
-export interface EndpointFactRouting {
-  /** In the write's transaction, before it commits: binds the facts `eventTypes` need; a failure rolls the write back. */
-  routeWithin(client: PoolClient, eventTypes: readonly string[]): Promise<void>;
-  /** After the write committed: unbinds what no endpoint needs any more; never throws. */
-  afterChange(): Promise<void>;
-}
+export type EndpointFactRouting = RoutedWrites<string>;
 
 /** What managing endpoints needs: the database, the address check for new URLs, the rotation overlap, the fact routing. */
 export interface EndpointDeps {

@@ -1,11 +1,6 @@
-import { QUEUES, WEBHOOK_FACT_TYPES, type PoolClient } from '@mailer/shared';
+import { QUEUES, WEBHOOK_FACT_TYPES, type PoolClient, type QueueRouter } from '@mailer/shared';
 import { lockFactRouting, subscribedEventTypes } from '../data-access/fact-routing.repository';
 import { factsFor } from './fact-of-webhook-event';
-
-/** What changes the broker's bindings: the shared Broker, or a fake in a test. */
-export interface FactRouter {
-  setQueueBindings(queue: string, keys: { bind: readonly string[]; unbind: readonly string[] }): Promise<void>;
-}
 
 /**
  * Binds `webhooks.facts` to exactly the facts enabled endpoints subscribe to and unbinds the rest,
@@ -13,7 +8,7 @@ export interface FactRouter {
  * time, and each reads the endpoints only once it holds the lock, so the last one has seen every
  * change committed before it (a stale one can never unbind what a newer endpoint needs).
  */
-export async function routeSubscribedFacts(client: PoolClient, router: FactRouter): Promise<string[]> {
+export async function routeSubscribedFacts(client: PoolClient, router: QueueRouter): Promise<string[]> {
   await lockFactRouting(client);
   const needed: string[] = factsFor(await subscribedEventTypes(client));
   const unneeded = WEBHOOK_FACT_TYPES.filter((type) => !needed.includes(type));
@@ -26,7 +21,7 @@ export async function routeSubscribedFacts(client: PoolClient, router: FactRoute
  * routing lock in the transaction that writes the endpoint: the write commits only once its facts
  * are routed, and no reconcile that read the endpoints before it can unbind them afterwards.
  */
-export async function routeFactsOf(client: PoolClient, router: FactRouter, eventTypes: readonly string[]): Promise<void> {
+export async function routeFactsOf(client: PoolClient, router: QueueRouter, eventTypes: readonly string[]): Promise<void> {
   await lockFactRouting(client);
   await router.setQueueBindings(QUEUES.webhooksFacts.name, { bind: factsFor(eventTypes), unbind: [] });
 }

@@ -1,10 +1,5 @@
-import { QUEUES, triggerRoutingKey, type PoolClient } from '@mailer/shared';
+import { QUEUES, triggerRoutingKey, type PoolClient, type QueueRouter } from '@mailer/shared';
 import { forgetRoutes, liveTriggers, lockTriggerRouting, recordedRoutes, recordRoutes, type LiveTrigger } from '../../data-access/trigger-routes.repository';
-
-/** What changes the broker's bindings: the shared Broker, or a fake in a test. */
-export interface TriggerRouter {
-  setQueueBindings(queue: string, keys: { bind: readonly string[]; unbind: readonly string[] }): Promise<void>;
-}
 
 const keysOf = (triggers: readonly LiveTrigger[]) => [...new Set(triggers.map((trigger) => triggerRoutingKey(trigger.accountId, trigger.event)))];
 
@@ -16,7 +11,7 @@ const keysOf = (triggers: readonly LiveTrigger[]) => [...new Set(triggers.map((t
  * new ones, so a broker that lost bindings (a rebuilt node, a re-declared queue) gets them back.
  * Keys are recorded before they are bound: a key bound is a key known, and unbound when unneeded.
  */
-export async function routeLiveTriggers(client: PoolClient, router: TriggerRouter): Promise<number> {
+export async function routeLiveTriggers(client: PoolClient, router: QueueRouter): Promise<number> {
   await lockTriggerRouting(client);
   const needed = keysOf(await liveTriggers(client));
   const wanted = new Set(needed);
@@ -32,7 +27,7 @@ export async function routeLiveTriggers(client: PoolClient, router: TriggerRoute
  * writes their workflows: the write commits only once its events are routed, and no reconcile that
  * read the workflows before it can unbind them afterwards.
  */
-export async function routeTriggers(client: PoolClient, router: TriggerRouter, triggers: readonly LiveTrigger[]): Promise<void> {
+export async function routeTriggers(client: PoolClient, router: QueueRouter, triggers: readonly LiveTrigger[]): Promise<void> {
   const keys = keysOf(triggers.filter((trigger) => trigger.event !== ''));
   if (keys.length === 0) return;
   await lockTriggerRouting(client);

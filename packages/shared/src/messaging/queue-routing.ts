@@ -1,0 +1,86 @@
+import type { Logger } from 'pino';
+import type { Pool, PoolClient } from '../db/pool';
+import { withTransaction } from '../db/transaction';
+import type { AppError } from '../errors/app-error';
+import { SerialReconcile } from '../lifecycle/serial-reconcile';
+import { BrokerUnavailableError } from './poison-message-error';
+
+/** What changes a queue's bindings at run time: the shared Broker, or a fake in a test. */
+export interface QueueRouter {
+  setQueueBindings(queue: string, keys: { bind: readonly string[]; unbind: readonly string[] }): Promise<void>;
+}
+
+/** What a write of the rows a queue's bindings follow needs: bind before its commit, tidy up after. */
+export interface RoutedWrites<T> {
+  /** In the write's transaction, before it commits: binds what `items` need; a failure rolls the write back (a 503). */
+  routeWithin(client: PoolClient, items: readonly T[]): Promise<void>;
+  /** After a commit that may have made a binding unneeded: unbinds what nothing needs; never throws. */
+  afterChange(): Promise<void>;
+}
+
+export interface QueueRoutingOptions<T> {
+  pool: Pool;
+  logger: Logger;
+  /** What the bindings are, for the log (`webhooks.facts bindings`). */
+  what: string;
+  /** One whole reconcile in the given transaction: lock, read the rows, bind what they need and unbind the rest. */
+  reconcileWithin: (client: PoolClient) => Promise<unknown>;
+  /** Binds what `items` need (unbinding nothing) in the write's transaction, under the same lock. */
+  bindWithin: (client: PoolClient, items: readonly T[]) => Promise<void>;
+  /** The refusal of a write whose binding the broker could not make. */
+  unavailable: () => AppError;
+}
+
+/**
+ * Keeps a queue's run-time bindings following a table (webhook endpoints, workflow triggers).
+ * Reconciles are triggered by the service's start and each broker (re)connection, its own writes,
+ * other processes' writes (a NOTIFY) and a periodic safety net; at most one runs here at a time.
+ * A write binds what it needs before it commits, so what it saved is routed from its answer on.
+ */
+export class QueueRouting<T> implements RoutedWrites<T> {
+  private readonly serial: SerialReconcile;
+
+  constructor(private readonly options: QueueRoutingOptions<T>) {
+    this.serial = new SerialReconcile({
+      run: async () => void (await withTransaction(options.pool, options.reconcileWithin)),
+      what: options.what,
+      logger: options.logger,
+    });
+  }
+
+  /** Whether a reconcile has succeeded since the start (readiness: until then old bindings may route too much or too little). */
+  hasReconciled(): boolean {
+    return this.serial.hasSucceeded();
+  }
+
+  /** Resolves once a reconcile that began after this call has succeeded; rejects with its failure. */
+  reconcile(): Promise<void> {
+    return this.serial.reconcile();
+  }
+
+  /** A reconcile nobody waits for; a failure (broker or Postgres down) is logged and the next trigger retries. */
+  reconcileSoon(trigger: string): void {
+    this.serial.reconcileSoon(trigger);
+  }
+
+  async routeWithin(client: PoolClient, items: readonly T[]): Promise<void> {
+    try {
+      await this.options.bindWithin(client, items);
+    } catch (error) {
+      if (error instanceof BrokerUnavailableError) throw this.options.unavailable();
+      throw error;
+    }
+  }
+
+  async afterChange(): Promise<void> {
+    // A binding left behind only costs work, never a message: the change stands, and the next trigger retries.
+    await this.reconcile().catch((error: unknown) =>
+      this.options.logger.warn({ err: error }, `could not reconcile ${this.options.what} after a change; retrying at the next trigger`),
+    );
+  }
+
+  /** No new reconciles; waits for the one in flight. */
+  stop(): Promise<void> {
+    return this.serial.stop();
+  }
+}
