@@ -15,8 +15,10 @@ export async function routeLiveTriggers(client: PoolClient, router: QueueRouter)
   await lockTriggerRouting(client);
   const needed = keysOf(await liveTriggers(client));
   const wanted = new Set(needed);
-  const unneeded = (await recordedRoutes(client)).filter((key) => !wanted.has(key));
-  await recordRoutes(client, needed);
+  const recorded = await recordedRoutes(client);
+  const known = new Set(recorded);
+  const unneeded = recorded.filter((key) => !wanted.has(key));
+  await recordRoutes(client, needed.filter((key) => !known.has(key)));
   await router.setQueueBindings(QUEUES.automationContactEvents.name, { bind: needed, unbind: unneeded });
   await forgetRoutes(client, unneeded);
   return needed.length;
