@@ -9,6 +9,8 @@ export interface BenchConfig {
   openLoopSeconds: number;
   emailRates: number[];
   emailSeconds: number;
+  /** The rate of `bench:focus -- email` (the full run measures each of `emailRates`). */
+  focusEmailRatePerS: number;
   stragglerWaitMs: number;
   smtpPoolSize: number;
   sendConcurrency: number;
@@ -48,6 +50,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, argv: stri
     openLoopSeconds: positiveInt(env, 'BENCH_OPEN_LOOP_SECONDS', 8),
     emailRates: [100, 200],
     emailSeconds: positiveInt(env, 'BENCH_EMAIL_SECONDS', 10),
+    focusEmailRatePerS: positiveInt(env, 'BENCH_FOCUS_EMAIL_RATE', 100),
     stragglerWaitMs: 30_000,
     smtpPoolSize: positiveInt(env, 'BENCH_SMTP_POOL_SIZE', 8),
     sendConcurrency: positiveInt(env, 'BENCH_SEND_CONCURRENCY', 16),

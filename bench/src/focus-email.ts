@@ -5,19 +5,19 @@ import { checkResponses } from './response-check';
 import { forgetSinkMessages } from './sink-arrivals';
 import { describeStages } from './stage-breakdown';
 
-const RATE_PER_S = 100;
 const WARM_UP_SECONDS = 5;
 
 /**
- * Event -> email at 100/s for BENCH_EMAIL_SECONDS with its per-stage breakdown, after a few
+ * Event -> email at BENCH_FOCUS_EMAIL_RATE a second (100) for BENCH_EMAIL_SECONDS with its per-stage breakdown, after a few
  * seconds of the same load unrecorded, as the full run does before its first rate.
  */
 export async function focusEmail(options: FocusContext): Promise<string[]> {
   const { config, stack, account, log } = options;
-  const common = { sink: stack.sink, eventsUrl: stack.eventsUrl, apiKey: account.apiKey, ratePerS: RATE_PER_S, stragglerWaitMs: config.stragglerWaitMs };
+  const rate = config.focusEmailRatePerS;
+  const common = { sink: stack.sink, eventsUrl: stack.eventsUrl, apiKey: account.apiKey, ratePerS: rate, stragglerWaitMs: config.stragglerWaitMs };
   await measureEventToEmail({ ...common, runId: `${stack.names.id}.warm-up`, seconds: WARM_UP_SECONDS });
   forgetSinkMessages(stack.sink);
-  await options.settler.before(`event -> email at ${RATE_PER_S}/s`);
+  await options.settler.before(`event -> email at ${rate}/s`);
   const pids = new Map(stack.services.map((service) => [service.name, service.pid]));
   const before = cpuSnapshot(pids);
   const run = await measureEventToEmail({
@@ -31,9 +31,9 @@ export async function focusEmail(options: FocusContext): Promise<string[]> {
   const cpu = cpuPerRequest(before, cpuSnapshot(pids), run.accepted);
   forgetSinkMessages(stack.sink);
   const problems: string[] = [];
-  checkResponses(problems, `event -> email at ${RATE_PER_S}/s (ingest)`, run.events - run.errors, run.non2xx, run.errors);
-  if (run.missing > 0) problems.push(`event -> email at ${RATE_PER_S}/s: ${run.missing} emails never arrived`);
-  log(`event -> email at ${RATE_PER_S}/s: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`);
+  checkResponses(problems, `event -> email at ${rate}/s (ingest)`, run.events - run.errors, run.non2xx, run.errors);
+  if (run.missing > 0) problems.push(`event -> email at ${rate}/s: ${run.missing} emails never arrived`);
+  log(`event -> email at ${rate}/s: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`);
   if (run.stages) log(describeStages(run.stages));
   log(`CPU µs/event: ${JSON.stringify(cpu)}`);
   return problems;
