@@ -52,6 +52,27 @@ describe('product events reach automation only when an enabled workflow triggers
     expect(await routed(account, 'trial_ended')).toBeDefined();
   });
 
+  it('updating a disabled workflow binds nothing; enabling it routes its new trigger', async () => {
+    const account = newAccountId();
+    const broker = harness.instances[0]!.broker;
+    const bound: string[] = [];
+    const recording = {
+      setQueueBindings: (queue: string, keys: { bind: readonly string[]; unbind: readonly string[] }) => {
+        bound.push(...keys.bind);
+        return broker.setQueueBindings(queue, keys);
+      },
+    };
+    const watched = { pool: harness.pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool: harness.pool, router: recording, logger: silent }) };
+    const { id } = await createWorkflow(watched, account, welcome('Paused', 'paused_before'));
+    await switchWorkflow(watched, account, id, false);
+    bound.length = 0;
+    await updateWorkflow(watched, account, id, welcome('Paused', 'paused_after'));
+    expect(bound).not.toContain(triggerRoutingKey(account, 'paused_after'));
+    expect(await routed(account, 'paused_after')).toBeUndefined();
+    await switchWorkflow(watched, account, id, true);
+    expect(await routed(account, 'paused_after')).toBeDefined();
+  });
+
   it("a workflow written by another process (plain SQL, an older CLI) is routed through the table's NOTIFY", async () => {
     const account = newAccountId();
     await harness.pool.query(

@@ -69,17 +69,24 @@ export async function insertWorkflow(client: Queryable, accountId: number, workf
 
 /**
  * Replaces one workflow's definition by id (a rename included; the id, and so what was already
- * sent, is kept). 'missing' for no such workflow, 'name_taken' when another one has the new name.
+ * sent, is kept). 'missing' for no such workflow, 'name_taken' when another one has the new name;
+ * replaced, whether it is 'enabled' or 'disabled' (a disabled one's trigger needs no route).
  */
-export async function replaceWorkflow(client: Queryable, accountId: number, id: number, workflow: Workflow): Promise<'replaced' | 'missing' | 'name_taken'> {
+export async function replaceWorkflow(
+  client: Queryable,
+  accountId: number,
+  id: number,
+  workflow: Workflow,
+): Promise<'enabled' | 'disabled' | 'missing' | 'name_taken'> {
   const taken = await client.query(`SELECT 1 FROM workflows WHERE account_id = $1 AND name = $2 AND id <> $3`, [accountId, workflow.name, id]);
   if (taken.rowCount) return 'name_taken';
-  const { rowCount } = await client.query(
+  const { rows } = await client.query<{ enabled: boolean }>(
     `UPDATE workflows SET name = $3, trigger_event = $4, transactional = $5, definition = $6, updated_at = now()
-      WHERE account_id = $1 AND id = $2`,
+      WHERE account_id = $1 AND id = $2 RETURNING enabled`,
     [accountId, id, workflow.name, workflow.trigger.event, workflow.transactional, JSON.stringify(workflow)],
   );
-  return rowCount ? 'replaced' : 'missing';
+  if (!rows[0]) return 'missing';
+  return rows[0].enabled ? 'enabled' : 'disabled';
 }
 
 /** Enables or disables one workflow; its trigger's event name, or undefined for no such workflow. */

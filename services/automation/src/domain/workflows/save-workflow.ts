@@ -34,7 +34,7 @@ export async function updateWorkflow(deps: WorkflowWrites, accountId: number, id
     const result = await replaceWorkflow(client, accountId, id, workflow);
     if (result === 'missing') throw notFound('workflow');
     if (result === 'name_taken') throw nameTaken(workflow.name);
-    await deps.routes.routeWithin(client, [{ accountId, event: workflow.trigger.event }]);
+    if (result === 'enabled') await deps.routes.routeWithin(client, [{ accountId, event: workflow.trigger.event }]);
   });
   // The trigger may have changed: the old one's key goes if no other workflow needs it.
   await deps.routes.afterChange();
