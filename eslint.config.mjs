@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const services = ['gateway', 'contacts', 'campaigns', 'events', 'automation'];
+const services = ['gateway', 'contacts', 'campaigns', 'automation'];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'test-output/**'] },

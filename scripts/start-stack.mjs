@@ -16,10 +16,9 @@ const port = (name, fallback) => env[name] ?? String(fallback);
 
 const ports = {
   gateway: port('GATEWAY_PORT', 3000),
-  eventsPublic: port('EVENTS_PORT', 3001),
+  events: port('EVENTS_PORT', 3001),
   contacts: port('CONTACTS_PORT', 3010),
   campaigns: port('CAMPAIGNS_PORT', 3020),
-  events: port('EVENTS_SERVICE_PORT', 3030),
   automation: port('AUTOMATION_PORT', 3040),
   web: port('WEB_PORT', 3050),
   webhooks: port('WEBHOOKS_PORT', 3060),
@@ -41,7 +40,6 @@ const backend = (script) => ['--max-old-space-size=128', ...node(script)];
 const services = {
   contacts: { dir: 'services/contacts', args: backend('dist/main.js'), env: { PORT: ports.contacts } },
   campaigns: { dir: 'services/campaigns', args: backend('dist/main.js'), env: { PORT: ports.campaigns } },
-  events: { dir: 'services/events', args: backend('dist/main.js'), env: { PORT: ports.events } },
   webhooks: { dir: 'services/webhooks', args: backend('dist/main.js'), env: { PORT: ports.webhooks } },
   automation: {
     dir: 'services/automation',
@@ -65,10 +63,9 @@ const services = {
     args: backend('dist/main.js'),
     env: {
       GATEWAY_PORT: ports.gateway,
-      EVENTS_PORT: ports.eventsPublic,
+      EVENTS_PORT: ports.events,
       CONTACTS_SERVICE_URL: env.CONTACTS_SERVICE_URL ?? internal('contacts'),
       CAMPAIGNS_SERVICE_URL: env.CAMPAIGNS_SERVICE_URL ?? internal('campaigns'),
-      EVENTS_SERVICE_URL: env.EVENTS_SERVICE_URL ?? internal('events'),
       AUTOMATION_SERVICE_URL: env.AUTOMATION_SERVICE_URL ?? internal('automation'),
       WEB_SERVICE_URL: env.WEB_SERVICE_URL ?? internal('web'),
       WEBHOOKS_SERVICE_URL: env.WEBHOOKS_SERVICE_URL ?? internal('webhooks'),
@@ -90,7 +87,7 @@ const width = Math.max(...Object.keys(services).map((name) => name.length));
 const say = (line) => process.stdout.write(`${'stack'.padEnd(width)} | ${line}\n`);
 
 say(`API        http://localhost:${ports.gateway}/api/v1   (docs: http://localhost:${ports.gateway}/docs)`);
-say(`events     http://localhost:${ports.eventsPublic}/v1/events`);
+say(`events     http://localhost:${ports.events}/v1/events`);
 say(`app        http://localhost:${ports.gateway}/app   (sign in with a user of \`npm run admin -- users create\`)`);
 say(localInbox ? `inbox      http://localhost:${ports.inbox}/   (no SMTP_URL set: every email is captured here)` : `SMTP       ${env.SMTP_URL.replace(/\/\/[^@/]*@/, '//***@')}`);
 if (secrets.file) say(`secrets    ${secrets.file}${secrets.created.length ? ' (generated now: ' + secrets.created.join(', ') + ')' : ''}`);

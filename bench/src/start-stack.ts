@@ -35,7 +35,7 @@ export interface Stack {
 const SERVICE_NODE_ARGS = ['--max-old-space-size=128'];
 const serviceScript = (name: string) => path.join(REPO_ROOT, 'services', name, 'dist', 'main.js');
 /** What `--instances N` multiplies: the request and sending path. Campaigns, webhooks stay single. */
-const SCALED_SERVICES = new Set(['gateway', 'contacts', 'events', 'automation']);
+const SCALED_SERVICES = new Set(['gateway', 'contacts', 'automation']);
 
 /**
  * The whole stack from the built services, as child processes on free ports, on databases, Redis
@@ -72,15 +72,13 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
   });
   cleanup.add('dns server', () => dns.close());
 
-  const [contactsPort, campaignsPort, eventsPort, automationPort, webhooksPort, gatewayPort, gatewayEventsPort, gatewayInternalPort] =
-    await Promise.all(Array.from({ length: 8 }, () => freePort()));
+  const [contactsPort, campaignsPort, automationPort, webhooksPort, gatewayPort, gatewayEventsPort, gatewayInternalPort] =
+    await Promise.all(Array.from({ length: 7 }, () => freePort()));
   const local = (port: number | undefined) => `http://127.0.0.1:${port}`;
   const apiUrl = local(gatewayPort);
   const backends: Array<[string, NodeJS.ProcessEnv, number]> = [
     ['contacts', { PORT: String(contactsPort), DNS_SERVERS: dns.address }, contactsPort!],
     ['campaigns', { PORT: String(campaignsPort) }, campaignsPort!],
-    // Events give an address the same domain verdict as contacts: the same loopback DNS server.
-    ['events', { PORT: String(eventsPort), DNS_SERVERS: dns.address }, eventsPort!],
     [
       'automation',
       {
@@ -113,7 +111,7 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
     cleanup.add(name, () => service.stop());
     services.push(service);
   };
-  // Backends first (each migrates its own database), then the gateway that proxies to them.
+  // Backends first (each migrates its own database), then the gateway that proxies to them and ingests events.
   // allSettled: every backend that did start is registered for cleanup before a failure is thrown.
   const started = await Promise.allSettled(backends.map(([name, own, port]) => start(name, own, port)));
   const failure = started.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -126,8 +124,9 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
       GATEWAY_INTERNAL_PORT: String(gatewayInternalPort),
       CONTACTS_SERVICE_URL: local(contactsPort),
       CAMPAIGNS_SERVICE_URL: local(campaignsPort),
-      EVENTS_SERVICE_URL: local(eventsPort),
       AUTOMATION_SERVICE_URL: local(automationPort),
+      // The events listener gives an address the same domain verdict as contacts: the same loopback DNS server.
+      DNS_SERVERS: dns.address,
       RATE_LIMIT_KEY_PER_MIN: UNREACHABLE_LIMIT,
       RATE_LIMIT_KEY_PER_HOUR: UNREACHABLE_LIMIT,
       RATE_LIMIT_IP_PER_MIN: UNREACHABLE_LIMIT,

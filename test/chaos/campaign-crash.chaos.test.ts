@@ -53,9 +53,8 @@ describe(`a campaign to ${RECIPIENTS} recipients survives the whole stack being 
       EVENTS_PORT: '0',
       CAMPAIGNS_SERVICE_URL: `http://127.0.0.1:${campaignsPort}`,
       AUTOMATION_SERVICE_URL: `http://127.0.0.1:${automationPort}`,
-      // Not on the campaign path; the gateway only needs addresses for them.
+      // Not on the campaign path; the gateway only needs an address for it.
       CONTACTS_SERVICE_URL: 'http://127.0.0.1:9',
-      EVENTS_SERVICE_URL: 'http://127.0.0.1:9',
     });
     const automation = serviceChild('automation', env, automationPort, path.join(logs, 'automation.log'));
     const campaigns = serviceChild('campaigns', env, campaignsPort, path.join(logs, 'campaigns.log'));

@@ -17,8 +17,6 @@ import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGatewayService } from '../../services/gateway/src/gateway-service';
 import { createAccount } from '../../services/gateway/src/domain/create-account';
 import { createApiKey } from '../../services/gateway/src/domain/manage-api-keys';
-import { loadEventsConfig } from '../../services/events/src/config';
-import { startEventsService } from '../../services/events/src/events-service';
 import { loadAutomationConfig } from '../../services/automation/src/config';
 import { automationDatabaseUrl } from '../../services/automation/src/database';
 import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
@@ -29,9 +27,10 @@ import { automationChild } from './automation-child';
 const silent = (service: string) => createLogger(service, { level: 'silent' });
 
 /**
- * The event path of the product on a broker we may crash: a PRIVATE RabbitMQ, gateway, contacts
- * and events in-process (they must survive the broker's death: that is part of the test), and the
- * automation worker as a child process from its build output, so it can be SIGKILLed.
+ * The event path of the product on a broker we may crash: a PRIVATE RabbitMQ, the gateway (which
+ * ingests the events) and contacts in-process (they must survive the broker's death: that is part
+ * of the test), and the automation worker as a child process from its build output, so it can be
+ * SIGKILLed.
  */
 export async function startChaosStack() {
   const rabbit: PrivateServer = await startPrivateRabbitMq({ readyTimeoutMs: 60_000 });
@@ -79,8 +78,6 @@ export async function startChaosStack() {
 
     const contacts = await startContactsService(loadContactsConfig(env), silent('contacts'));
     cleanups.push(() => contacts.stop());
-    const events = await startEventsService(loadEventsConfig(env), silent('events'));
-    cleanups.push(() => events.stop());
     const gateway = await startGatewayService(
       loadGatewayConfig({
         ...env,
@@ -89,13 +86,12 @@ export async function startChaosStack() {
         CONTACTS_SERVICE_URL: contacts.url,
         // Campaigns takes no part in the event path; the gateway only needs an address for it.
         CAMPAIGNS_SERVICE_URL: 'http://127.0.0.1:9',
-        EVENTS_SERVICE_URL: events.url,
         AUTOMATION_SERVICE_URL: automation.url,
       }),
       silent('gateway'),
     );
     cleanups.push(() => gateway.stop());
-    await Promise.all([contacts.broker.ready(), events.broker.ready()]);
+    await Promise.all([contacts.broker.ready(), gateway.broker.ready()]);
     // Workflows are written as the automation service writes them: each trigger routed to it before
     // the commit (the automation child is killed and restarted; contacts' connection stays).
     const workflowWrites: WorkflowWrites = {
@@ -142,7 +138,6 @@ export async function startChaosStack() {
       workflowWrites,
       gateway,
       contacts,
-      events,
       anAccountWithKey,
       deadLettered,
       stop,

@@ -72,7 +72,7 @@ function serviceProblems(compose: JsonObject, service: Service, rootDir: string)
   return problems;
 }
 
-/** Every problem of the compose file's five services (and of their Dockerfiles). */
+/** Every problem of the compose file's services (and of their Dockerfiles). */
 export function composeProblems(compose: JsonObject, rootDir: string): string[] {
   const problems = SERVICES.flatMap((service) => serviceProblems(compose, service, rootDir));
   for (const server of SERVERS) {

@@ -16,7 +16,7 @@ describe('docker-compose.yml (checked without Docker)', () => {
     const compose = loadCompose(path.join(ROOT, 'docker-compose.yml'));
     const services = objectAt(compose, 'services')!;
     delete services.campaigns;
-    delete objectAt(services, 'events')!.healthcheck;
+    delete objectAt(services, 'webhooks')!.healthcheck;
     objectAt(services, 'contacts')!.depends_on = {
       postgres: { condition: 'service_started' },
       redis: { condition: 'service_healthy' },
@@ -28,7 +28,7 @@ describe('docker-compose.yml (checked without Docker)', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         'compose: no service campaigns',
-        'compose events: no healthcheck',
+        'compose webhooks: no healthcheck',
         'compose contacts: does not wait for postgres to be healthy',
         'compose contacts: does not wait for rabbitmq to be healthy',
         'compose automation: does not set SMTP_URL',
@@ -40,7 +40,7 @@ describe('docker-compose.yml (checked without Docker)', () => {
   it('names a build whose Dockerfile is not there, in a copy of the repository layout', () => {
     const copy = mkdtempSync(path.join(tmpdir(), 'compose-'));
     try {
-      for (const service of ['gateway', 'contacts', 'campaigns', 'events', 'web', 'webhooks']) {
+      for (const service of ['gateway', 'contacts', 'campaigns', 'web', 'webhooks']) {
         cpSync(
           path.join(ROOT, 'services', service, 'Dockerfile'),
           path.join(copy, 'services', service, 'Dockerfile'),

@@ -6,7 +6,6 @@ import { brokerEnv, commonEnvSchema, postgresEnv, redisEnv } from '@mailer/share
 import { gatewayEnvSchema } from '../../services/gateway/src/config';
 import { contactsEnvSchema } from '../../services/contacts/src/config';
 import { campaignsEnvSchema } from '../../services/campaigns/src/config';
-import { eventsEnvSchema } from '../../services/events/src/config';
 import { automationEnvSchema } from '../../services/automation/src/config';
 import { webEnvSchema } from '../../services/web/src/config';
 import { webhooksEnvSchema } from '../../services/webhooks/src/config';
@@ -100,8 +99,8 @@ describe('deploy/kubernetes', () => {
     const contacts = containerOf(get(manifests, 'Deployment', 'contacts'));
     objectAt(contacts, 'readinessProbe', 'httpGet')!.path = '/healthz';
     delete objectAt(contacts, 'resources', 'requests')!.memory;
-    const events = get(manifests, 'Deployment', 'events');
-    delete objectAt(events.body, 'spec', 'template', 'spec', 'securityContext')!.runAsNonRoot;
+    const webhooks = get(manifests, 'Deployment', 'webhooks');
+    delete objectAt(webhooks.body, 'spec', 'template', 'spec', 'securityContext')!.runAsNonRoot;
     const problems = manifestProblems(manifests);
     expect(problems).toContain('Deployment contacts: readinessProbe checks /healthz, expected /readyz');
     expect(
@@ -112,7 +111,7 @@ describe('deploy/kubernetes', () => {
       ),
     ).toBe(true);
     expect(
-      problems.some((p) => p.startsWith('events.yaml Deployment events:') && p.includes("'runAsNonRoot'")),
+      problems.some((p) => p.startsWith('webhooks.yaml Deployment webhooks:') && p.includes("'runAsNonRoot'")),
     ).toBe(true);
   });
 
@@ -139,21 +138,21 @@ describe('deploy/kubernetes', () => {
     const manifests = fresh();
     objectAt(get(manifests, 'ConfigMap', 'mailer-config').body, 'data')!.CONTACTS_SERVICE_URL =
       'http://contacts:3011';
-    const port = envList(get(manifests, 'Deployment', 'events')).find((e) => e.name === 'PORT')!;
+    const port = envList(get(manifests, 'Deployment', 'webhooks')).find((e) => e.name === 'PORT')!;
     port.value = '8080';
     const problems = manifestProblems(manifests);
     expect(problems).toContain(
       'Deployment gateway: CONTACTS_SERVICE_URL is http://contacts:3011, expected http://contacts:3010',
     );
-    expect(problems).toContain('Deployment events: PORT is 8080, the service listens on 3030');
+    expect(problems).toContain('Deployment webhooks: PORT is 8080, the service listens on 3060');
   });
 
   it('names an autoscaler aimed at a Deployment that does not exist, and an autoscaled service without one', () => {
-    const manifests = fresh().filter((m) => !(m.kind === 'HorizontalPodAutoscaler' && m.name === 'events'));
+    const manifests = fresh().filter((m) => !(m.kind === 'HorizontalPodAutoscaler' && m.name === 'gateway'));
     objectAt(get(manifests, 'HorizontalPodAutoscaler', 'automation').body, 'spec', 'scaleTargetRef')!.name =
       'automaton';
     const problems = manifestProblems(manifests);
-    expect(problems).toContain('events: no HorizontalPodAutoscaler');
+    expect(problems).toContain('gateway: no HorizontalPodAutoscaler');
     expect(problems).toContain(
       'HorizontalPodAutoscaler automation: targets Deployment automaton, which does not exist',
     );
@@ -184,7 +183,6 @@ describe('deploy/kubernetes', () => {
       gateway: gatewayEnvSchema,
       contacts: contactsEnvSchema,
       campaigns: campaignsEnvSchema,
-      events: eventsEnvSchema,
       automation: automationEnvSchema,
       web: webEnvSchema,
       webhooks: webhooksEnvSchema,

@@ -1,9 +1,9 @@
 /**
- * What every deployment of the five services must provide, whatever the platform (compose,
+ * What every deployment of the services must provide, whatever the platform (compose,
  * Kubernetes): the port each listens on and the variables it cannot run well without. A
  * requirement that is a list is satisfied by any one of its names (its own database, or the server).
  */
-export const SERVICES = ['gateway', 'contacts', 'campaigns', 'events', 'automation', 'web', 'webhooks'] as const;
+export const SERVICES = ['gateway', 'contacts', 'campaigns', 'automation', 'web', 'webhooks'] as const;
 export type Service = (typeof SERVICES)[number];
 
 export type EnvRequirement = string | readonly string[];
@@ -16,7 +16,6 @@ export const SERVICE_PORTS: Record<Service, readonly number[]> = {
   gateway: [3000, 3001, 3002],
   contacts: [3010],
   campaigns: [3020],
-  events: [3030],
   automation: [3040],
   web: [3050],
   webhooks: [3060],
@@ -29,9 +28,10 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
     'EVENTS_PORT',
     DATABASE,
     'REDIS_URL',
+    // POST /v1/events is published from the gateway's own process.
+    'AMQP_URL',
     'CONTACTS_SERVICE_URL',
     'CAMPAIGNS_SERVICE_URL',
-    'EVENTS_SERVICE_URL',
     'AUTOMATION_SERVICE_URL',
     'WEB_SERVICE_URL',
     'WEBHOOKS_SERVICE_URL',
@@ -40,7 +40,6 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
   ],
   contacts: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'REDIS_URL', 'AMQP_URL'],
   campaigns: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'AMQP_URL'],
-  events: [SIGNING_SECRET, 'PORT', 'HOST', 'REDIS_URL', 'AMQP_URL'],
   automation: [
     SIGNING_SECRET,
     'PORT',
@@ -59,14 +58,13 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
 export const UPSTREAM_URLS: Record<string, Service> = {
   CONTACTS_SERVICE_URL: 'contacts',
   CAMPAIGNS_SERVICE_URL: 'campaigns',
-  EVENTS_SERVICE_URL: 'events',
   AUTOMATION_SERVICE_URL: 'automation',
   WEB_SERVICE_URL: 'web',
   WEBHOOKS_SERVICE_URL: 'webhooks',
 };
 
 /** Services that must have a HorizontalPodAutoscaler. */
-export const AUTOSCALED: readonly Service[] = ['gateway', 'events', 'automation'];
+export const AUTOSCALED: readonly Service[] = ['gateway', 'automation'];
 
 export const requirementName = (requirement: EnvRequirement) =>
   typeof requirement === 'string' ? requirement : requirement.join(' or ');

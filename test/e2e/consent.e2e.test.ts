@@ -153,7 +153,7 @@ describe('consent: a "no" outlives the contact, and a suppressed address is neve
   it('an event for an NXDOMAIN address is 422 with contacts\' body, and nothing reaches the broker', async () => {
     const { key } = await accountWithWorkflows(welcome());
     const published = async () =>
-      (await product.events.metrics.getSingleMetric('mailer_messages_published_total')?.get())?.values.reduce((sum, value) => sum + value.value, 0) ?? 0;
+      (await product.gateway.metrics.getSingleMetric('mailer_messages_published_total')?.get())?.values.reduce((sum, value) => sum + value.value, 0) ?? 0;
     const before = await published();
     const refused = await product.sendEvent(key, { event: 'signup', email: 'ann@missing.test' });
     expect(refused.status).toBe(422);

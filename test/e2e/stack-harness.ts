@@ -17,8 +17,6 @@ import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGatewayService } from '../../services/gateway/src/gateway-service';
 import { createAccount } from '../../services/gateway/src/domain/create-account';
 import { createApiKey } from '../../services/gateway/src/domain/manage-api-keys';
-import { loadEventsConfig } from '../../services/events/src/config';
-import { startEventsService } from '../../services/events/src/events-service';
 import { loadAutomationConfig } from '../../services/automation/src/config';
 import { startAutomationService } from '../../services/automation/src/automation-service';
 import { loadWebConfig } from '../../services/web/src/config';
@@ -43,7 +41,8 @@ export interface ProductOptions {
 }
 
 /**
- * The product as a client sees it: all six services in-process on free ports, one broker
+ * The product as a client sees it: gateway (which ingests events itself), contacts, campaigns,
+ * automation and the account app in-process on free ports (webhooks on request), one broker
  * namespace, a loopback DNS server for domain checks and an SMTP sink. Each service gets its own
  * database, exactly as in production.
  */
@@ -71,7 +70,6 @@ export async function startProduct(options: ProductOptions = {}) {
   });
   const contacts = await startContactsService(loadContactsConfig(shared), logger('contacts'));
   const campaigns = await startCampaignsService(loadCampaignsConfig(shared), logger('campaigns'));
-  const events = await startEventsService(loadEventsConfig(shared), logger('events'));
   const automation = await startAutomationService(loadAutomationConfig(shared), logger('automation'));
   const gateway = await startGatewayService(
     loadGatewayConfig({
@@ -80,7 +78,6 @@ export async function startProduct(options: ProductOptions = {}) {
       EVENTS_PORT: '0',
       CONTACTS_SERVICE_URL: contacts.url,
       CAMPAIGNS_SERVICE_URL: campaigns.url,
-      EVENTS_SERVICE_URL: events.url,
       AUTOMATION_SERVICE_URL: automation.url,
       WEB_SERVICE_URL: `http://127.0.0.1:${webPort}`,
       WEBHOOKS_SERVICE_URL: `http://127.0.0.1:${webhooksPort}`,
@@ -107,7 +104,7 @@ export async function startProduct(options: ProductOptions = {}) {
     ? await startWebhooksService(loadWebhooksConfig({ ...shared, PORT: String(webhooksPort), ...options.webhooksEnv }), logger('webhooks'))
     : undefined;
   await webhooks?.broker.ready();
-  await Promise.all([contacts.broker.ready(), campaigns.broker.ready(), events.broker.ready(), automation.broker.ready()]);
+  await Promise.all([contacts.broker.ready(), campaigns.broker.ready(), gateway.broker.ready(), automation.broker.ready()]);
 
   /** A new account on `plan` and a key for it, made the way the CLI makes them. */
   async function anAccountWithKey(plan: 'free' | 'pro' = 'pro') {
@@ -148,7 +145,6 @@ export async function startProduct(options: ProductOptions = {}) {
     gateway,
     contacts,
     campaigns,
-    events,
     automation,
     web,
     /** Started only when `webhooksEnv` was given. */
@@ -162,7 +158,7 @@ export async function startProduct(options: ProductOptions = {}) {
       await gateway.stop();
       await web.stop();
       await webhooks?.stop();
-      await Promise.all([contacts.stop(), campaigns.stop(), events.stop(), automation.stop()]);
+      await Promise.all([contacts.stop(), campaigns.stop(), automation.stop()]);
       await Promise.all([dns.close(), smtp.close()]);
     },
   };

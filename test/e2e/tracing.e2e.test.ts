@@ -36,7 +36,7 @@ describe('tracing: one event is one trace from the gateway to the SMTP send', ()
 
   const serviceOf = (span: ReadableSpan) => span.attributes[SERVICE_ATTRIBUTE];
 
-  it('joins gateway, events, contacts and automation spans and the smtp.send span in one trace, without the address', async () => {
+  it('joins gateway, contacts and automation spans and the smtp.send span in one trace, without the address', async () => {
     const account = await product.anAccountWithKey();
     await importWorkflows(product.automation.workflowWrites, account.accountId, [welcome]);
     const accepted = await product.sendEvent(account.key, { event: 'signup', email: 'traced@example.test', properties: {} });
@@ -62,18 +62,20 @@ describe('tracing: one event is one trace from the gateway to the SMTP send', ()
 
     const inTrace = exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
     const services = new Set(inTrace.map(serviceOf));
-    expect([...services]).toEqual(expect.arrayContaining(['gateway', 'events', 'contacts', 'automation']));
-    // The hops the trace must cross: proxy, the received event, the contacts outbox's enriched event, the send.
+    expect([...services]).toEqual(expect.arrayContaining(['gateway', 'contacts', 'automation']));
+    // The hops the trace must cross: the gateway's publish, the received event, the contacts outbox's enriched event, the send.
     const names = inTrace.map((span) => span.name);
     expect(names).toEqual(
       expect.arrayContaining([
-        'proxy events',
+        'publish product_event.received.v1',
         'process product_event.received.v1',
         'publish product_event.enriched.v1',
         'process product_event.enriched.v1',
         'smtp.send',
       ]),
     );
+    // The gateway publishes the event from its own process.
+    expect(serviceOf(inTrace.find((span) => span.name === 'publish product_event.received.v1')!)).toBe('gateway');
     expect(sent.attributes).toMatchObject({
       [SERVICE_ATTRIBUTE]: 'automation',
       // The Message-ID the inbox got, so a trace leads to the email and back.

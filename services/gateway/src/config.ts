@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnvSchema, envFields, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, emailDomainEnv, envFields, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
 
 export const gatewayEnvSchema = commonEnvSchema.extend({
   GATEWAY_PORT: envFields.port(3000),
@@ -12,9 +12,14 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   WEB_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3050'),
   ...postgresEnv,
   ...redisEnv,
+  /** Product events are published here, each confirmed before its 202. */
+  ...brokerEnv,
+  /** The email-domain verdict contacts gives, asked before an event is accepted. */
+  ...emailDomainEnv,
+  /** How long a retried POST /v1/events with the same `Idempotency-Key` replays the first answer. */
+  IDEMPOTENCY_TTL_S: envFields.positiveInt(24 * 60 * 60),
   CONTACTS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3010'),
   CAMPAIGNS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3020'),
-  EVENTS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3030'),
   AUTOMATION_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3040'),
   /** Only for the API document's `webhooks` (the event payloads); nothing is proxied to it. */
   WEBHOOKS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3060'),

@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
-import { createMetricsRegistry, createPool, createRedis, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, createRedis, emailDomainValidatorFor, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { GatewayConfig } from './config';
 
 import { gatewayDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { findCredentials } from './data-access/api-keys.repository';
+import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { LastUsedRecorder } from './data-access/last-used-recorder';
 import { ResilientLimiter } from './data-access/resilient-limiter';
 import { markRevokedInRedis } from './data-access/revocation-marker';
@@ -13,6 +14,9 @@ import type { LimitSettings } from './domain/rate-limit';
 import { buildEventsListener, buildRestListener } from './entry-points/api/app';
 import { buildInternalApp } from './entry-points/internal/internal-app';
 import { UpstreamProxy } from './entry-points/api/upstream-proxy';
+import { EventIngest } from './entry-points/api/event-ingest';
+import { ingestMetrics } from './entry-points/api/ingest-metrics';
+import { eventsOpenApiFragment } from './entry-points/api-docs/events-openapi';
 import { ApiDocs } from './entry-points/api-docs/api-docs';
 import { accessMetrics } from './entry-points/metrics/access-metrics';
 import { AppProxy } from './entry-points/api/app-proxy';
@@ -45,6 +49,18 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
   // Redis may have restarted empty (revocation markers lost): cached rows are re-read after a reconnect.
   redis.on('ready', () => authenticator.clear());
   const limiter = new ResilientLimiter(redis, limitSettings(config), logger);
+  // Connects in the background: until it does (and whenever it is down) events are a 503, the rest is served.
+  const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'gateway', metrics });
+  const eventIngest = new EventIngest(
+    {
+      broker,
+      idempotency: new IdempotencyRepository(redis, config.IDEMPOTENCY_TTL_S, logger),
+      // The verdict contacts gives (shared code, shared Redis cache): an event for an address contacts would refuse is a 422.
+      emailValidator: emailDomainValidatorFor(config, redis, logger),
+      logger,
+    },
+    ingestMetrics(metrics),
+  );
   const lastUsed = new LastUsedRecorder(pool, logger);
   const upstream = (name: string, url: string) =>
     new UpstreamProxy({
@@ -58,7 +74,6 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
   const upstreams = {
     contacts: upstream('contacts', config.CONTACTS_SERVICE_URL),
     campaigns: upstream('campaigns', config.CAMPAIGNS_SERVICE_URL),
-    events: upstream('events', config.EVENTS_SERVICE_URL),
     automation: upstream('automation', config.AUTOMATION_SERVICE_URL),
   };
   const appProxy = new AppProxy({ url: config.WEB_SERVICE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger });
@@ -67,6 +82,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     pool,
     redis,
     upstreams,
+    events: eventIngest,
     access: {
       authenticator,
       limiter,
@@ -84,7 +100,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
       sources: [
         { name: 'contacts', url: config.CONTACTS_SERVICE_URL, server: 'rest' },
         { name: 'campaigns', url: config.CAMPAIGNS_SERVICE_URL, server: 'rest' },
-        { name: 'events', url: config.EVENTS_SERVICE_URL, server: 'events' },
+        { name: 'events', fragment: eventsOpenApiFragment, server: 'events' },
         // Describes payloads the account receives, not the API: without it the API is still documented.
         { name: 'webhooks', url: config.WEBHOOKS_SERVICE_URL, server: 'rest', optional: true },
       ],
@@ -126,7 +142,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     redis: config.REDIS_URL,
     contacts: config.CONTACTS_SERVICE_URL,
     campaigns: config.CAMPAIGNS_SERVICE_URL,
-    events: config.EVENTS_SERVICE_URL,
+    rabbitmq: config.AMQP_URL,
     automation: config.AUTOMATION_SERVICE_URL,
     web: config.WEB_SERVICE_URL,
   });
@@ -136,12 +152,14 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     internalUrl: internal.url,
     pool,
     redis,
+    broker,
     metrics,
     stop: () =>
       stopInOrder([
         () => Promise.all([api.close(), events.close(), internal.close()]),
         () => Promise.all([...Object.values(upstreams).map((proxy) => proxy.close()), appProxy.close()]),
         async () => limiter.stop(),
+        () => broker.close(),
         () => pool.end(),
         async () => redis.disconnect(),
       ]),

@@ -21,19 +21,18 @@ async function serveFragment(fragment: OpenApiFragment, port = 0): Promise<Runni
 describe('GET /api/v1/openapi.json and /docs (merged from the services)', () => {
   const servers: RunningServer[] = [];
   let gateway: Gateway;
-  let eventsPort: number;
+  let campaignsPort: number;
+  const gadgets = () => fragmentWith('/gadgets', 'Gadget', z.object({ name: z.string() }));
 
   beforeAll(async () => {
     servers.push(await serveFragment(fragmentWith('/widgets', 'Widget', z.object({ id: z.number().int() }))));
-    servers.push(await serveFragment(fragmentWith('/gadgets', 'Gadget', z.object({ name: z.string() }))));
-    // A port that is free now: the events service is "down" until a test starts it there.
-    const probe = await serveFragment(fragmentWith('/v1/events', 'Accepted', z.object({ ok: z.boolean() })));
-    eventsPort = probe.port;
+    // A port that is free now: the campaigns service is "down" until a test starts it there.
+    const probe = await serveFragment(gadgets());
+    campaignsPort = probe.port;
     await probe.close();
     gateway = await startGateway({
       CONTACTS_SERVICE_URL: servers[0]!.url,
-      CAMPAIGNS_SERVICE_URL: servers[1]!.url,
-      EVENTS_SERVICE_URL: `http://127.0.0.1:${eventsPort}`,
+      CAMPAIGNS_SERVICE_URL: `http://127.0.0.1:${campaignsPort}`,
     });
   });
   afterAll(async () => {
@@ -47,9 +46,9 @@ describe('GET /api/v1/openapi.json and /docs (merged from the services)', () => 
     const down = await getDocument();
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBe('5');
-    expect(await down.json()).toEqual({ error: expect.stringContaining('events') });
+    expect(await down.json()).toEqual({ error: expect.stringContaining('campaigns') });
 
-    servers.push(await serveFragment(fragmentWith('/v1/events', 'Accepted', z.object({ ok: z.boolean() })), eventsPort));
+    servers.push(await serveFragment(gadgets(), campaignsPort));
     const up = await getDocument();
     expect(up.status).toBe(200);
     expect(up.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
@@ -63,7 +62,8 @@ describe('GET /api/v1/openapi.json and /docs (merged from the services)', () => 
         '/gadgets': { get: { responses: { '401': { $ref: '#/components/responses/Unauthorized' }, '429': { $ref: '#/components/responses/TooManyRequests' } } } },
         '/v1/events': { servers: [{ url: '{events_url}' }] },
       },
-      components: { schemas: { Widget: { type: 'object' }, Gadget: { type: 'object' }, Error: { required: ['error'] } } },
+      // The event endpoint's part is the gateway's own (it ingests events itself), always there.
+      components: { schemas: { Widget: { type: 'object' }, Gadget: { type: 'object' }, ProductEvent: { type: 'object' }, Error: { required: ['error'] } } },
     });
   });
 
@@ -72,7 +72,7 @@ describe('GET /api/v1/openapi.json and /docs (merged from the services)', () => 
     expect(page.status).toBe(200);
     const text = await page.text();
     expect(text).toContain('GET {base_url}/widgets');
-    expect(text).toContain('GET {events_url}/v1/events');
+    expect(text).toContain('POST {events_url}/v1/events');
     expect(text).not.toMatch(/<script/i);
     expect(page.headers.get('content-security-policy')).not.toMatch(/script-src/);
   });

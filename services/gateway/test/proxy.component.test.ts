@@ -23,26 +23,19 @@ describe('proxy to the internal services', () => {
   let contacts: Awaited<ReturnType<typeof startFakeUpstream>>;
   let campaigns: Awaited<ReturnType<typeof startFakeUpstream>>;
   let automation: Awaited<ReturnType<typeof startFakeUpstream>>;
-  let events: Awaited<ReturnType<typeof startFakeUpstream>>;
   let gateway: Gateway;
 
   beforeAll(async () => {
-    [contacts, campaigns, automation, events] = await Promise.all([
-      startFakeUpstream(),
-      startFakeUpstream(),
-      startFakeUpstream(),
-      startFakeUpstream(),
-    ]);
+    [contacts, campaigns, automation] = await Promise.all([startFakeUpstream(), startFakeUpstream(), startFakeUpstream()]);
     gateway = await startGateway({
       CONTACTS_SERVICE_URL: contacts.url,
       CAMPAIGNS_SERVICE_URL: campaigns.url,
       AUTOMATION_SERVICE_URL: automation.url,
-      EVENTS_SERVICE_URL: events.url,
     });
   });
   afterAll(async () => {
     await stopGateways();
-    await Promise.all([contacts, campaigns, automation, events].map((upstream) => upstream.close()));
+    await Promise.all([contacts, campaigns, automation].map((upstream) => upstream.close()));
     expectNoKeyInLogs();
   });
 
@@ -135,12 +128,12 @@ describe('proxy to the internal services', () => {
     expect(seen.headers[IDENTITY_HEADER]).toBeUndefined();
   });
 
-  it('routes /v1/events on the events listener only, path preserved', async () => {
+  it('answers /v1/events on the events listener only (the ingest runs in the gateway), no service sees it', async () => {
     const { plaintext } = await aKey(gateway.pool);
     const headers = headersFor(plaintext, uniqueIp(), { 'content-type': 'application/json', 'x-request-id': 'req-events' });
-    const accepted = await fetch(`${gateway.eventsUrl}/v1/events`, { method: 'POST', headers, body: '{"event":"signup"}' });
-    expect(accepted.status).toBe(201);
-    expect(events.seen.find((request) => request.headers['x-request-id'] === 'req-events')?.url).toBe('/v1/events');
+    const refused = await fetch(`${gateway.eventsUrl}/v1/events`, { method: 'POST', headers, body: '{"event":"signup"}' });
+    expect([refused.status, refused.headers.get('x-request-id')]).toEqual([422, 'req-events']);
+    for (const upstream of [contacts, campaigns, automation]) expect(upstream.seen.filter((request) => request.url.startsWith('/v1/'))).toEqual([]);
     expect((await fetch(`${gateway.url}/v1/events`, { method: 'POST', headers })).status).toBe(404);
     expect((await fetch(`${gateway.eventsUrl}/api/v1/contacts`, { headers })).status).toBe(404);
   });

@@ -14,7 +14,7 @@ const productEvent = z.object({
   request_id: z.string().optional(),
 });
 
-/** Published by the events service once the API accepted an event. */
+/** Published by the gateway once POST /v1/events accepted an event (the 202 waits for the confirm). */
 export const productEventReceivedV1 = defineContract('product_event.received.v1', productEvent);
 
 /**

@@ -13,7 +13,7 @@ const TLD = /^(xn--[a-z0-9-]+|[a-z]{2,63})$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** An address in its one stored form: what contacts, events and automation all compare. */
+/** An address in its one stored form: what contacts, event ingest and automation all compare. */
 export interface NormalisedEmail {
   /** The local part as given, `@`, the domain lower-cased and in ASCII (IDNs as punycode). */
   address: string;

@@ -1,3 +1,4 @@
+import { eventsStatusByCode } from './events/events.errors';
 import { AppError, CommonErrorCodes } from '@mailer/shared';
 
 /** The gateway's own error codes; the status of each is decided once, in `gatewayStatusByCode`. */
@@ -13,6 +14,7 @@ export const GatewayErrorCodes = {
 } as const;
 
 export const gatewayStatusByCode: Record<string, number> = {
+  ...eventsStatusByCode,
   [GatewayErrorCodes.UNKNOWN_PLAN]: 422,
   [GatewayErrorCodes.ACCOUNT_NOT_FOUND]: 404,
   [GatewayErrorCodes.EMAIL_TAKEN]: 422,

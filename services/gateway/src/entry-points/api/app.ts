@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { errorMiddleware, healthRoutes, httpMetrics, notFoundHandler, requestId, traceRequests, type Pool, type Redis, type Registry } from '@mailer/shared';
+import { errorMiddleware, healthRoutes, httpMetrics, methodNotAllowed, notFoundHandler, requestId, traceRequests, type Pool, type Redis, type Registry } from '@mailer/shared';
 import { gatewayStatusByCode } from '../../domain/gateway.errors';
 import { protectedMetricsRoutes } from '../metrics/protected-metrics';
 import { apiDocsRoutes } from '../api-docs/api-docs.routes';
@@ -10,7 +10,8 @@ import type { ApiDocs } from '../api-docs/api-docs';
 import { accessGuard, type AccessDeps } from './access-guard';
 import type { AppProxy } from './app-proxy';
 import { appErrorPage } from './app-error-page';
-import { ProxyLane } from './proxy-lane';
+import type { EventIngest } from './event-ingest';
+import { ProxyLane, type LaneTarget } from './proxy-lane';
 import type { UpstreamProxy } from './upstream-proxy';
 
 export interface GatewayAppDeps {
@@ -20,7 +21,9 @@ export interface GatewayAppDeps {
   access: AccessDeps;
   /** The account app (services/web): /app and /settings are its pages. */
   appProxy: AppProxy;
-  upstreams: { contacts: UpstreamProxy; campaigns: UpstreamProxy; events: UpstreamProxy; automation: UpstreamProxy };
+  upstreams: { contacts: UpstreamProxy; campaigns: UpstreamProxy; automation: UpstreamProxy };
+  /** `POST /v1/events`, answered in this process. */
+  events: EventIngest;
   /** Addresses (or CIDR ranges) of proxies whose X-Forwarded-For is believed; empty: the socket address. */
   trustProxy: string[];
   /** The merged OpenAPI document behind /api/v1/openapi.json and /docs. */
@@ -60,8 +63,8 @@ function finish(app: Express, deps: GatewayAppDeps, publicGuard: RequestHandler)
 }
 
 /** The keyed prefixes' requests on the proxy lane, everything else through `app`. */
-function withProxyLane(app: Express, deps: GatewayAppDeps, guardedPrefix: string, upstreams: [string, UpstreamProxy][]): RequestListener {
-  const lane = new ProxyLane({ access: deps.access, guardedPrefix, upstreams, trustProxy: deps.trustProxy, metrics: deps.metrics, logger: deps.logger });
+function withProxyLane(app: Express, deps: GatewayAppDeps, guardedPrefix: string, targets: [string, LaneTarget][]): RequestListener {
+  const lane = new ProxyLane({ access: deps.access, guardedPrefix, targets, trustProxy: deps.trustProxy, metrics: deps.metrics, logger: deps.logger });
   return lane.listener(app);
 }
 
@@ -75,7 +78,7 @@ export function buildRestListener(deps: GatewayAppDeps): RequestListener {
 
 /** What the events port listens with: events on the lane, the rest through `buildEventsApp`. */
 export function buildEventsListener(deps: GatewayAppDeps): RequestListener {
-  return withProxyLane(buildEventsApp(deps), deps, '/v1', [['/v1/events', deps.upstreams.events]]);
+  return withProxyLane(buildEventsApp(deps), deps, '/v1', [['/v1/events', deps.events]]);
 }
 
 /**
@@ -107,7 +110,8 @@ export function buildRestApp(deps: GatewayAppDeps): Express {
 export function buildEventsApp(deps: GatewayAppDeps): Express {
   const app = baseApp(deps);
   app.use('/v1', accessGuard(deps.access, { requireKey: true }));
-  app.use('/v1/events', deps.upstreams.events.handler());
+  app.post('/v1/events', deps.events.handler());
+  app.all('/v1/events', methodNotAllowed(['POST']));
   app.use('/v1', notFoundHandler());
   return finish(app, deps, accessGuard(deps.access, { requireKey: false }));
 }

@@ -11,14 +11,21 @@ import {
 import { gatewayStatusByCode } from '../../domain/gateway.errors';
 import { limitAddress } from '../../domain/limit-address';
 import { checkAccess, type AccessDeps } from './access-guard';
-import type { UpstreamProxy } from './upstream-proxy';
+import type { ForwardedRequest } from './upstream-proxy';
+
+/** What serves a prefix once its request passed the key check: a service behind a proxy, or the gateway itself. */
+export interface LaneTarget {
+  /** Whether the lane serves this request; one it leaves goes to Express (which answers every other shape). */
+  takes?(req: IncomingMessage): boolean;
+  forward(req: IncomingMessage, res: ServerResponse, request: ForwardedRequest): Promise<void>;
+}
 
 export interface ProxyLaneOptions {
   access: AccessDeps;
   /** The prefix the key guard covers (`/api/v1`), the label of the requests it refuses. */
   guardedPrefix: string;
-  /** Each proxied prefix (`/api/v1/contacts`) and the service behind it. */
-  upstreams: [prefix: string, upstream: UpstreamProxy][];
+  /** Each prefix served here (`/api/v1/contacts`) and what serves it. */
+  targets: [prefix: string, target: LaneTarget][];
   /** TRUST_PROXY's entries, as the Express app is given them. */
   trustProxy: string[];
   metrics: Registry;
@@ -27,8 +34,8 @@ export interface ProxyLaneOptions {
 
 /**
  * The keyed API on plain node:http, in front of the listener's Express app: a request under one of
- * the proxied prefixes (exactly as written, case and all) is authenticated, limited and forwarded
- * here; everything else (pages, documents, probes, a path in another case) goes to Express. Both
+ * the lane's prefixes (exactly as written, case and all) that its target takes is authenticated,
+ * limited and served here (proxied, or the event ingest); everything else (pages, documents, probes, a path in another case) goes to Express. Both
  * ends run the same access check, proxy, error answers, request id, metrics and span: the Express
  * chain cost more than the hop itself (docs/performance.md).
  */
@@ -45,21 +52,23 @@ export class ProxyLane {
   listener(fallback: RequestListener): RequestListener {
     return (req, res) => {
       const started = process.hrtime.bigint();
-      const upstream = this.upstreamFor(req.url ?? '');
-      if (upstream === undefined) {
+      const target = this.targetFor(req);
+      if (target === undefined) {
         fallback(req, res);
         return;
       }
-      void this.serve(req, res, upstream, started);
+      void this.serve(req, res, target, started);
     };
   }
 
-  private upstreamFor(url: string): [string, UpstreamProxy] | undefined {
-    for (const entry of this.options.upstreams) {
-      const [prefix] = entry;
+  private targetFor(req: IncomingMessage): [string, LaneTarget] | undefined {
+    const url = req.url ?? '';
+    for (const entry of this.options.targets) {
+      const [prefix, target] = entry;
       if (!url.startsWith(prefix)) continue;
       const next = url.charAt(prefix.length);
-      if (next === '' || next === '/' || next === '?') return entry;
+      if (next !== '' && next !== '/' && next !== '?') continue;
+      return target.takes === undefined || target.takes(req) ? entry : undefined;
     }
     return undefined;
   }
@@ -67,7 +76,7 @@ export class ProxyLane {
   private async serve(
     req: IncomingMessage,
     res: ServerResponse,
-    [prefix, upstream]: [string, UpstreamProxy],
+    [prefix, target]: [string, LaneTarget],
     started: bigint,
   ): Promise<void> {
     let route = this.options.guardedPrefix;
@@ -81,7 +90,7 @@ export class ProxyLane {
         });
         if (access.kind === 'answered') return;
         route = prefix;
-        await upstream.forward(req, res, { path, clientIp, accountId: access.accountId });
+        await target.forward(req, res, { path, clientIp, accountId: access.accountId });
       } catch (error) {
         if (res.headersSent) return;
         answerFailure(res, req, error, this.statusByCode, this.options.logger);

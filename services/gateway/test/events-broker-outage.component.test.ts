@@ -1,25 +1,22 @@
-import { startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
-import { newAccountId, startHarness } from './support/events-harness';
+import { waitFor } from '@mailer/shared/testing';
+import { startEventsHarnessWithCuttableBroker } from './support/events-harness';
 
 describe('POST /v1/events while the broker is unreachable', () => {
   it('answers 503 with Retry-After (never 202), then 202 again once the broker is back, without a restart', async () => {
-    const amqp = new URL(testServers().amqpUrl);
-    const proxy = await startTcpProxy({ host: amqp.hostname, port: Number(amqp.port || 5672) });
-    amqp.hostname = '127.0.0.1';
-    amqp.port = String(proxy.port);
-    const harness = await startHarness({ AMQP_URL: amqp.toString() });
-    const account = newAccountId();
+    const { harness, proxy, stop } = await startEventsHarnessWithCuttableBroker();
+    const account = await harness.client();
     const event = { event: 'signup', email: 'outage@example.test' };
     try {
       expect((await harness.post(account, event)).status).toBe(202);
 
       proxy.cut();
-      await waitFor(() => (harness.service.broker.isConnected() ? undefined : true), { what: 'broker disconnect' });
+      await waitFor(() => (harness.gateway.broker.isConnected() ? undefined : true), { what: 'broker disconnect' });
       const refused = await harness.post(account, event);
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('5');
       expect(await refused.json()).toEqual({ error: expect.any(String) });
-      expect((await fetch(`${harness.service.url}/readyz`)).status).toBe(503);
+      // The gateway stays ready: its REST API does not need the broker, and events are a clean 503.
+      expect((await fetch(`${harness.gateway.eventsUrl}/readyz`)).status).toBe(200);
 
       proxy.resume();
       const accepted = await waitFor(
@@ -32,11 +29,10 @@ describe('POST /v1/events while the broker is unreachable', () => {
       const { data } = (await accepted.json()) as { data: { id: string } };
       await waitFor(() => harness.published.find((message) => message.event_id === data.id), { timeoutMs: 20_000 });
       // Only the two accepted events reached the queue: no 503 was stored behind the client's back.
-      await harness.settle(account);
+      await harness.settle();
       expect(harness.publishedFor(account)).toHaveLength(2);
     } finally {
-      await harness.stop();
-      await proxy.close();
+      await stop();
     }
   }, 60_000);
 });

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import { answerProblem, hostileBodies, prototypeNames, rawRequest, schemaArbitrary, wrongValue, type JsonSchema, type RawResponse } from '@mailer/shared/testing';
-import { eventInputSchema, MAX_PROPERTIES_DEPTH } from '../src/domain/event-input';
-import { newAccountId, startHarness } from './support/events-harness';
+import { eventInputSchema, MAX_PROPERTIES_DEPTH } from '../src/domain/events/event-input';
+import type { EventsClient } from './support/events-harness';
+import { startEventsHarness } from './support/events-harness';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 const BODY_LIMIT = 64 * 1024;
@@ -31,15 +32,15 @@ function bodies() {
 }
 
 describe('POST /v1/events under generated and hostile input', () => {
-  let harness: Awaited<ReturnType<typeof startHarness>>;
-  const owner = newAccountId();
+  let harness: Awaited<ReturnType<typeof startEventsHarness>>;
+  let owner: EventsClient;
   /** Event ids answered 202 for `owner`: each must be published exactly once, nothing else. */
   const accepted: string[] = [];
   const statuses: Record<string, Record<number, number>> = {};
   const prototypeBefore = prototypeNames();
 
   const send = async (label: string, request: Parameters<typeof rawRequest>[2], allowed: number[]): Promise<RawResponse> => {
-    const response = await rawRequest(harness.service.url, owner, request);
+    const response = await rawRequest(harness.gateway.eventsUrl, owner.accountId, { ...request, headers: { ...harness.headersOf(owner), ...request.headers } });
     const problem = answerProblem(response, allowed);
     if (problem) throw new Error(`${label} ${request.method} ${request.path}: ${problem}`);
     const ok = response as RawResponse;
@@ -49,7 +50,8 @@ describe('POST /v1/events under generated and hostile input', () => {
   };
 
   beforeAll(async () => {
-    harness = await startHarness();
+    harness = await startEventsHarness();
+    owner = await harness.client();
   });
   afterAll(async () => {
     await harness?.stop();
@@ -100,15 +102,15 @@ describe('POST /v1/events under generated and hostile input', () => {
   }, 30_000);
 
   it('a 64 KiB header is refused with a 4xx JSON, other methods are 405 JSON, and the service keeps accepting', async () => {
-    const big = await rawRequest(harness.service.url, owner, { method: 'POST', path: '/v1/events', headers: { 'x-padding': 'a'.repeat(64 * 1024) } });
+    const big = await rawRequest(harness.gateway.eventsUrl, owner.accountId, { method: 'POST', path: '/v1/events', headers: { ...harness.headersOf(owner), 'x-padding': 'a'.repeat(64 * 1024) } });
     expect(answerProblem(big, [431])).toBeUndefined();
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) await send('method', { method, path: '/v1/events' }, [405]);
     await send('after', { method: 'POST', path: '/v1/events', body: Buffer.from('{"event":"after","email":"after@example.test"}') }, [202]);
   });
 
   it('every 202 was published exactly once as product_event.received.v1, and nothing refused was published', async () => {
-    await harness.settle(newAccountId());
-    const published = harness.published.filter((event) => event.account_id === owner).map((event) => event.event_id);
+    await harness.settle();
+    const published = harness.published.filter((event) => event.account_id === owner.accountId).map((event) => event.event_id);
     expect(accepted.length).toBeGreaterThan(RUNS / 20);
     expect(new Set(accepted).size).toBe(accepted.length);
     expect([...published].sort()).toEqual([...accepted].sort());

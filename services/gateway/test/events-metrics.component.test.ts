@@ -1,20 +1,16 @@
 import { productEventReceivedV1 } from '@mailer/shared';
-import { metricValue, scrapeMetrics, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
-import { newAccountId, startHarness } from './support/events-harness';
+import { metricValue, scrapeMetrics, waitFor } from '@mailer/shared/testing';
+import { startEventsHarnessWithCuttableBroker } from './support/events-harness';
 
-describe('events /metrics', () => {
+describe('GET /metrics of the gateway, for events', () => {
   it('counts accepted events (replays apart) and refusals by reason, requests by route, confirmed publishes', async () => {
-    const amqp = new URL(testServers().amqpUrl);
-    const proxy = await startTcpProxy({ host: amqp.hostname, port: Number(amqp.port || 5672) });
-    amqp.hostname = '127.0.0.1';
-    amqp.port = String(proxy.port);
-    const harness = await startHarness({ AMQP_URL: amqp.toString() });
-    const account = newAccountId();
+    const { harness, proxy, stop } = await startEventsHarnessWithCuttableBroker();
+    const account = await harness.client();
     const event = (n: number) => ({ event: 'signup', email: `metrics-${n}@example.test` });
     try {
       expect((await harness.post(account, event(1))).status).toBe(202);
       expect((await harness.post(account, event(2))).status).toBe(202);
-      const keyed = { 'idempotency-key': `metrics-${account}` };
+      const keyed = { 'idempotency-key': `metrics-${account.accountId}` };
       expect((await harness.post(account, event(3), keyed)).status).toBe(202);
       const replay = await harness.post(account, event(3), keyed);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
@@ -22,10 +18,10 @@ describe('events /metrics', () => {
       expect((await harness.post(account, { ...event(4), properties: { blob: 'x'.repeat(70_000) } })).status).toBe(413);
 
       proxy.cut();
-      await waitFor(() => (harness.service.broker.isConnected() ? undefined : true), { what: 'broker disconnect' });
+      await waitFor(() => (harness.gateway.broker.isConnected() ? undefined : true), { what: 'broker disconnect' });
       expect((await harness.post(account, event(5))).status).toBe(503);
 
-      const text = await scrapeMetrics(harness.service.url);
+      const text = await scrapeMetrics(harness.gateway.url);
       expect(metricValue(text, 'mailer_events_accepted_total', { replayed: 'false' })).toBe(3);
       expect(metricValue(text, 'mailer_events_accepted_total', { replayed: 'true' })).toBe(1);
       expect(metricValue(text, 'mailer_events_refused_total', { reason: 'invalid' })).toBe(1);
@@ -39,11 +35,9 @@ describe('events /metrics', () => {
       expect(
         metricValue(text, 'mailer_messages_published_total', { type: productEventReceivedV1.type, outcome: 'confirmed' }),
       ).toBe(3);
-      expect(text).toMatch(/^process_cpu_seconds_total\{service="events"\} /m);
+      expect(text).toMatch(/^process_cpu_seconds_total\{service="gateway"\} /m);
     } finally {
-      proxy.resume();
-      await harness.stop();
-      await proxy.close();
+      await stop();
     }
   }, 60_000);
 });

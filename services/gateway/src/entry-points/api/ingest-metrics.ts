@@ -1,13 +1,10 @@
-import type { ErrorRequestHandler } from 'express';
 import { AppError, CommonErrorCodes, counterOf, METRICS, type Registry } from '@mailer/shared';
-import { EventsErrorCodes } from '../../domain/events.errors';
+import { EventsErrorCodes } from '../../domain/events/events.errors';
 
 export interface IngestMetrics {
   accepted(replayed: boolean): void;
   /** Counts why an event was refused. */
   refused(error: unknown): void;
-  /** An error middleware: counts why an event was refused, then passes the error on. */
-  refusals: ErrorRequestHandler;
 }
 
 /** The refusal reason a metrics label carries; the client sees the full answer. */
@@ -36,13 +33,8 @@ function reasonOf(error: unknown): string {
 export function ingestMetrics(registry: Registry): IngestMetrics {
   const accepted = counterOf(registry, METRICS.eventsAccepted);
   const refused = counterOf(registry, METRICS.eventsRefused);
-  const countRefusal = (error: unknown) => refused.inc({ reason: reasonOf(error) });
   return {
     accepted: (replayed) => accepted.inc({ replayed: String(replayed) }),
-    refused: countRefusal,
-    refusals: (error, _req, _res, next) => {
-      countRefusal(error);
-      next(error);
-    },
+    refused: (error) => refused.inc({ reason: reasonOf(error) }),
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError, sleep, type Broker, type EmailDomainValidator } from '@mailer/shared';
-import type { IdempotencyRepository } from '../data-access/idempotency.repository';
+import type { IdempotencyRepository } from '../../data-access/idempotency.repository';
 import type { AcceptedEvent, EventInput } from './event-input';
 import { EventsErrorCodes } from './events.errors';
 import { publishEvent, type EventOrigin } from './publish-event';

@@ -1,15 +1,16 @@
 import { waitFor } from '@mailer/shared/testing';
-import { newAccountId, startHarness } from './support/events-harness';
+import { startEventsHarness } from './support/events-harness';
+import { uniqueIp } from './support/gateway-harness';
 
 describe('POST /v1/events', () => {
-  let harness: Awaited<ReturnType<typeof startHarness>>;
+  let harness: Awaited<ReturnType<typeof startEventsHarness>>;
   beforeAll(async () => {
-    harness = await startHarness();
+    harness = await startEventsHarness();
   });
   afterAll(async () => harness.stop());
 
   it('answers 202 with the accepted event only after publishing product_event.received.v1', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const response = await harness.post(account, { event: 'signup', email: ' Ann@Example.TEST ', properties: { plan: 'trial', seats: 3 } }, {}, 'req-abc-1');
     expect(response.status).toBe(202);
     const { data } = (await response.json()) as { data: { id: string; event: string; email: string; received_at: string } };
@@ -17,7 +18,7 @@ describe('POST /v1/events', () => {
     const message = await waitFor(() => harness.published.find((event) => event.event_id === data.id));
     expect(message).toEqual({
       event_id: data.id,
-      account_id: account,
+      account_id: account.accountId,
       event: 'signup',
       email: 'Ann@example.test',
       properties: { plan: 'trial', seats: 3 },
@@ -27,7 +28,7 @@ describe('POST /v1/events', () => {
   });
 
   it('publishes an event without properties with an empty properties object', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const response = await harness.post(account, { event: 'login', email: 'bob@example.test' });
     expect(response.status).toBe(202);
     const { data } = (await response.json()) as { data: { id: string } };
@@ -36,7 +37,7 @@ describe('POST /v1/events', () => {
   });
 
   it('answers 400 for a body that is not JSON or not an object', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const notJson = await harness.post(account, '{"event": ');
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toEqual({ error: expect.any(String) });
@@ -45,7 +46,7 @@ describe('POST /v1/events', () => {
   });
 
   it('answers 422 listing every invalid field', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const response = await harness.post(account, { event: '', email: 'not-an-email', properties: 'x' });
     expect(response.status).toBe(422);
     const body = (await response.json()) as { errors: string[] };
@@ -60,7 +61,7 @@ describe('POST /v1/events', () => {
   });
 
   it('accepts 100 properties and refuses 101 with 422', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const properties = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, i]));
     expect((await harness.post(account, { event: 'x', email: 'a@example.test', properties: properties(100) })).status).toBe(202);
     const tooMany = await harness.post(account, { event: 'x', email: 'a@example.test', properties: properties(101) });
@@ -69,7 +70,7 @@ describe('POST /v1/events', () => {
   });
 
   it('refuses NUL anywhere in the event (Postgres could never store it downstream) with 422 and publishes nothing', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const bodies = [
       { event: 'sign\u0000up', email: 'a@example.test' },
       { event: 'signup', email: 'a@example.test', properties: { first_name: 'Ada\u0000' } },
@@ -81,25 +82,25 @@ describe('POST /v1/events', () => {
       expect(response.status).toBe(422);
       expect(((await response.json()) as { errors: string[] }).errors[0]).toMatch(/NUL/);
     }
-    await harness.settle(account);
+    await harness.settle();
     expect(harness.publishedFor(account)).toHaveLength(0);
   });
 
   it('answers 413 for a body above 64 KiB and publishes nothing', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const response = await harness.post(account, { event: 'big', email: 'a@example.test', properties: { blob: 'x'.repeat(65 * 1024) } });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ error: expect.any(String) });
-    await harness.settle(account);
+    await harness.settle();
     expect(harness.publishedFor(account)).toHaveLength(0);
   });
 
   it('answers 422 for properties past 32 KiB of JSON (under the body limit) and publishes nothing', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const response = await harness.post(account, { event: 'big', email: 'a@example.test', properties: { blob: 'x'.repeat(33 * 1024) } });
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({ errors: ['properties must be at most 32768 bytes as JSON'] });
-    await harness.settle(account);
+    await harness.settle();
     expect(harness.publishedFor(account)).toHaveLength(0);
   });
 
@@ -108,37 +109,53 @@ describe('POST /v1/events', () => {
     ['an address at a domain with no MX or A record', 'ann@empty.test', 'no_mx'],
     ['an address at a disposable provider', 'ann@mailinator.com', 'disposable'],
   ])('answers 422 with contacts\' error body for %s and publishes nothing', async (_case, email, domainError) => {
-    const account = newAccountId();
+    const account = await harness.client();
     const response = await harness.post(account, { event: 'signup', email });
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({ errors: [expect.stringMatching(/^email domain /)], domain_error: domainError });
-    await harness.settle(account);
+    await harness.settle();
     expect(harness.publishedFor(account)).toHaveLength(0);
   });
 
   it.each(['m@foo-.com', 'a@b', 'two@@example.test', 'line\r\nbreak@example.test'])('answers 422 "email is invalid" for %j', async (email) => {
-    const response = await harness.post(newAccountId(), { event: 'signup', email });
+    const response = await harness.post(await harness.client(), { event: 'signup', email });
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({ errors: ['email is invalid'] });
   });
 
   it('answers 415 for a body that is not JSON, whatever it holds', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       const response = await harness.post(account, { event: 'signup', email: 'a@example.test' }, { 'content-type': contentType });
       expect([contentType, response.status]).toEqual([contentType, 415]);
       expect(await response.json()).toEqual({ error: 'request body must be JSON (Content-Type: application/json)' });
     }
-    await harness.settle(account);
+    await harness.settle();
     expect(harness.publishedFor(account)).toHaveLength(0);
   });
 
-  it('refuses a request without the gateway signature with 401', async () => {
-    const response = await fetch(`${harness.service.url}/v1/events`, {
+  it('refuses a request without an API key (or with a wrong one) with 401 and publishes nothing', async () => {
+    const event = { event: 'signup', email: 'keyless@example.test' };
+    const keyless = await fetch(`${harness.gateway.eventsUrl}/v1/events`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ event: 'signup', email: 'a@example.test' }),
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() },
+      body: JSON.stringify(event),
     });
-    expect(response.status).toBe(401);
+    expect(keyless.status).toBe(401);
+    const account = await harness.client();
+    expect((await harness.post({ ...account, key: `${account.key.slice(0, -4)}xxxx` }, event)).status).toBe(401);
+    await harness.settle();
+    expect(harness.published.filter((published) => published.email === event.email)).toEqual([]);
+  });
+
+  it('answers other methods with 405 and other paths under /v1 with 404, as JSON', async () => {
+    const account = await harness.client();
+    const get = await fetch(`${harness.gateway.eventsUrl}/v1/events`, { headers: harness.headersOf(account) });
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expect(await get.json()).toEqual({ error: expect.any(String) });
+    for (const path of ['/v1/events/extra', '/v1/other']) {
+      const other = await fetch(`${harness.gateway.eventsUrl}${path}`, { method: 'POST', headers: harness.headersOf(account) });
+      expect([path, other.status]).toEqual([path, 404]);
+    }
   });
 });

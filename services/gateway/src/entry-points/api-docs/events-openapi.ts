@@ -9,8 +9,8 @@ import {
   type OpenApiFragment,
 } from '@mailer/shared';
 import { z } from 'zod';
-import { acceptedEventSchema, eventInputSchema } from '../../domain/event-input';
-import { IDEMPOTENCY_KEY } from '../../domain/ingest-event';
+import { acceptedEventSchema, eventInputSchema } from '../../domain/events/event-input';
+import { IDEMPOTENCY_KEY } from '../../domain/events/ingest-event';
 
 const retryAfter = (description: string) => ({ 'Retry-After': { description, schema: { type: 'integer' } } });
 

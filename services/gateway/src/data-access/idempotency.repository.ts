@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Redis } from '@mailer/shared';
-import type { AcceptedEvent } from '../domain/event-input';
+import type { AcceptedEvent } from '../domain/events/event-input';
 
 /** What is stored per (account, Idempotency-Key): a placeholder while publishing, then the answer. */
 export type IdempotencyRecord =

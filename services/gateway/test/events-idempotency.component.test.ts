@@ -1,23 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { startTcpProxy, testServers } from '@mailer/shared/testing';
-import { createLogger } from '@mailer/shared';
-import { loadEventsConfig } from '../src/config';
-import { startEventsService } from '../src/events-service';
-import { newAccountId, startHarness } from './support/events-harness';
-
-const silent = createLogger('events-test', { level: 'silent' });
+import { startEventsHarness } from './support/events-harness';
 
 describe('POST /v1/events with Idempotency-Key', () => {
-  let harness: Awaited<ReturnType<typeof startHarness>>;
+  let harness: Awaited<ReturnType<typeof startEventsHarness>>;
   beforeAll(async () => {
-    harness = await startHarness();
+    harness = await startEventsHarness();
   });
   afterAll(async () => harness.stop());
 
   const body = { event: 'signup', email: 'idem@example.test', properties: { plan: 'trial' } };
 
   it('replays the first answer to a sequential retry and publishes the event once', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const key = randomUUID();
     const first = await harness.post(account, body, { 'idempotency-key': key });
     expect(first.status).toBe(202);
@@ -28,34 +23,34 @@ describe('POST /v1/events with Idempotency-Key', () => {
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
       expect(await retry.json()).toEqual(firstBody);
     }
-    await harness.settle(account);
+    await harness.settle();
     expect(harness.publishedFor(account)).toHaveLength(1);
   });
 
   it('gives concurrent duplicates one answer and publishes once', async () => {
-    const account = newAccountId();
+    const account = await harness.client();
     const key = randomUUID();
     const responses = await Promise.all(Array.from({ length: 8 }, () => harness.post(account, body, { 'idempotency-key': key })));
     expect(responses.map((response) => response.status)).toEqual(Array(8).fill(202));
     const ids = new Set(await Promise.all(responses.map(async (response) => ((await response.json()) as { data: { id: string } }).data.id)));
     expect(ids.size).toBe(1);
-    await harness.settle(account);
+    await harness.settle();
     expect(harness.publishedFor(account)).toHaveLength(1);
   });
 
   it('gives concurrent duplicates spread over two competing instances one answer and publishes once', async () => {
-    const second = await startEventsService(loadEventsConfig(harness.env), silent);
+    const second = await harness.anotherGateway();
     try {
       await second.broker.ready();
-      const account = newAccountId();
+      const account = await harness.client();
       const key = randomUUID();
       const responses = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => harness.post(account, body, { 'idempotency-key': key }, undefined, i % 2 === 0 ? harness.service.url : second.url)),
+        Array.from({ length: 12 }, (_, i) => harness.post(account, body, { 'idempotency-key': key }, undefined, i % 2 === 0 ? harness.gateway.eventsUrl : second.eventsUrl)),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(12).fill(202));
       const ids = new Set(await Promise.all(responses.map(async (response) => ((await response.json()) as { data: { id: string } }).data.id)));
       expect(ids.size).toBe(1);
-      await harness.settle(account);
+      await harness.settle();
       expect(harness.publishedFor(account)).toHaveLength(1);
     } finally {
       await second.stop();
@@ -63,20 +58,20 @@ describe('POST /v1/events with Idempotency-Key', () => {
   });
 
   it('keeps keys apart per account, and refuses a reused key with another body with 422', async () => {
-    const [accountA, accountB] = [newAccountId(), newAccountId()];
+    const [accountA, accountB] = [await harness.client(), await harness.client()];
     const key = randomUUID();
     expect((await harness.post(accountA, body, { 'idempotency-key': key })).status).toBe(202);
     expect((await harness.post(accountB, body, { 'idempotency-key': key })).status).toBe(202);
     const other = await harness.post(accountA, { ...body, event: 'other' }, { 'idempotency-key': key });
     expect(other.status).toBe(422);
     expect(await other.json()).toEqual({ errors: [expect.stringMatching(/Idempotency-Key/)] });
-    await harness.settle(accountA);
+    await harness.settle();
     expect(harness.publishedFor(accountA)).toHaveLength(1);
     expect(harness.publishedFor(accountB)).toHaveLength(1);
   });
 
   it('answers 400 for an unusable key', async () => {
-    const response = await harness.post(newAccountId(), body, { 'idempotency-key': 'x'.repeat(256) });
+    const response = await harness.post(await harness.client(), body, { 'idempotency-key': 'x'.repeat(256) });
     expect(response.status).toBe(400);
   });
 
@@ -86,9 +81,9 @@ describe('POST /v1/events with Idempotency-Key', () => {
     proxy.cut();
     redisUrl.hostname = '127.0.0.1';
     redisUrl.port = String(proxy.port);
-    const noRedis = await startHarness({ REDIS_URL: redisUrl.toString() });
+    const noRedis = await startEventsHarness({ REDIS_URL: redisUrl.toString() });
     try {
-      const response = await noRedis.post(newAccountId(), body, { 'idempotency-key': randomUUID() });
+      const response = await noRedis.post(await noRedis.client(), body, { 'idempotency-key': randomUUID() });
       expect(response.status).toBe(202);
     } finally {
       await noRedis.stop();
