@@ -3,7 +3,7 @@ import { waitFor } from '@mailer/shared/testing';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
 import { createContact, type ContactUseCaseDeps } from '../src/domain/create-contact';
 import type { NewContactInput } from '../src/domain/contact-input';
-import { countingPool } from './support/counting-pool';
+import { countingPool } from '@mailer/shared/testing';
 import {
   newAccountId,
   startContactsForTest,

@@ -11,3 +11,4 @@ export * from './fuzz';
 export * from './namespace-registry';
 export * from './work-preflight';
 export * from './broker-routes';
+export * from './counting-pool';

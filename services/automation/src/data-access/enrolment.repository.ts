@@ -1,5 +1,6 @@
 import { currentTraceparent, type ContactSnapshot, type Pool } from '@mailer/shared';
 import { findContact, PROJECTED_COLUMNS, type ProjectedContact } from './contacts.repository';
+import { triggeredFingerprintSql } from './workflows.repository';
 import type { ClaimedSend } from './sends.repository';
 
 /** A workflow the event matched, and how its first email step is written. */
@@ -23,10 +24,20 @@ export interface EventEnrolment {
   properties: Record<string, unknown>;
   matched: MatchedWorkflow[];
   notMatched: Array<{ workflowId: number; reason: string }>;
+  /**
+   * The fingerprint of the workflows matched against (`TriggeredWorkflows`); none for an enrolment
+   * the caller decided without them (the confirmation email's own workflow).
+   */
+  workflowsFingerprint?: string[];
   leaseMs: number;
 }
 
 export interface EventEnrolmentResult {
+  /**
+   * The event's workflows changed since they were read (nothing was written): match against the
+   * workflows as they stand now and enrol again.
+   */
+  stale: boolean;
   /** False when the message was applied before (nothing was written). */
   fresh: boolean;
   /** The projection as it stands after the snapshot (or the newer state that won). */
@@ -49,6 +60,7 @@ interface ClaimedRow {
 }
 
 interface EnrolmentRow {
+  stale: boolean;
   fresh: boolean;
   contact: ProjectedContact | null;
   enrolled: number[] | null;
@@ -57,7 +69,8 @@ interface EnrolmentRow {
 
 /**
  * Everything one enriched product event writes, as one statement (one round trip, atomic without
- * BEGIN/COMMIT): the inbox row; then, only if it is new, the contact snapshot (unless a newer fact
+ * BEGIN/COMMIT), provided the event's workflows are still the ones matched against (else nothing is
+ * written and the result says `stale`): the inbox row; then, only if it is new, the contact snapshot (unless a newer fact
  * won), one run per matched workflow (at most once per contact, ever), each new run's first ledger
  * row (pending, or claimed with a lease for an immediate send), and the log lines (enrolled,
  * already_enrolled, not_matched).
@@ -66,8 +79,11 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
   const { contact, matched } = input;
   const { rows } = await pool.query<EnrolmentRow>({
     name: 'automation.enrol-from-event',
-    text: `WITH inbox AS (
-       INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT (message_id) DO NOTHING RETURNING 1),
+    text: `WITH current AS (
+       SELECT CASE WHEN $26::text[] IS NULL THEN true ELSE ${triggeredFingerprintSql('$2', '$13')} = $26::text[] END AS matches),
+     inbox AS (
+       INSERT INTO processed_messages (message_id) SELECT $1 WHERE (SELECT matches FROM current)
+       ON CONFLICT (message_id) DO NOTHING RETURNING 1),
      applied AS (
        INSERT INTO contacts (account_id, contact_id, email, first_name, last_name, subscribed, bounced, deleted, tags, custom_properties, fact_at, suppression)
        SELECT $2::bigint, $3::bigint, $4::text, $5::text, $6::text, $7::boolean, $8::boolean, false, $9::jsonb, $10::jsonb, $11::timestamptz, $25::text FROM inbox
@@ -115,7 +131,8 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
        SELECT $2, $3, $4, n.workflow_id, $12, 'not_matched', n.reason
          FROM unnest($23::bigint[], $24::text[]) AS n (workflow_id, reason)
         WHERE EXISTS (SELECT 1 FROM inbox))
-     SELECT EXISTS (SELECT 1 FROM inbox) AS fresh,
+     SELECT NOT (SELECT matches FROM current) AS stale,
+            EXISTS (SELECT 1 FROM inbox) AS fresh,
             (SELECT row_to_json(projected) FROM projected LIMIT 1) AS contact,
             (SELECT array_agg(workflow_id) FROM runs) AS enrolled,
             (SELECT json_agg(steps) FROM steps WHERE state = 'claimed') AS claimed`,
@@ -145,11 +162,13 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
       input.notMatched.map((n) => n.workflowId),
       input.notMatched.map((n) => n.reason),
       contact.suppression ?? null,
+      input.workflowsFingerprint ?? null,
     ],
   });
   const row = rows[0];
-  if (!row?.fresh) return { fresh: false, contact: undefined, enrolled: [], claimed: [] };
+  if (!row?.fresh) return { stale: row?.stale ?? false, fresh: false, contact: undefined, enrolled: [], claimed: [] };
   return {
+    stale: false,
     fresh: true,
     // Null only when a concurrent transaction inserted a newer row after this statement's snapshot.
     contact: row.contact ?? (await findContact(pool, input.accountId, contact.id)),

@@ -30,13 +30,36 @@ export async function upsertWorkflow(client: Queryable, accountId: number, workf
   return rows[0]!;
 }
 
-export async function workflowsTriggeredBy(client: Queryable, accountId: number, event: string): Promise<StoredWorkflow[]> {
-  const { rows } = await client.query<StoredWorkflow>({
+/** The enabled workflows one (account, event name) triggers, and the version of that set. */
+export interface TriggeredWorkflows {
+  workflows: StoredWorkflow[];
+  /**
+   * One `id:xmin` per workflow, by id. Any change to the set (a row inserted, updated in any way
+   * by any writer, plain SQL included, disabled, deleted or moved to another trigger) changes it:
+   * an update always gives the row a new xmin.
+   */
+  fingerprint: string[];
+}
+
+/**
+ * The fingerprint of the set as a statement sees it, with `$account` and `$event` as its parameter
+ * references: the enrolment compares it with the one its caller matched against.
+ */
+export const triggeredFingerprintSql = (account: string, event: string) =>
+  `(SELECT coalesce(array_agg(id::text || ':' || xmin::text ORDER BY id), '{}')
+      FROM workflows WHERE account_id = ${account} AND trigger_event = ${event} AND enabled)`;
+
+export async function workflowsTriggeredBy(client: Queryable, accountId: number, event: string): Promise<TriggeredWorkflows> {
+  const { rows } = await client.query<StoredWorkflow & { version: string }>({
     name: 'automation.workflows-triggered-by',
-    text: `SELECT ${COLUMNS} FROM workflows WHERE account_id = $1 AND trigger_event = $2 AND enabled ORDER BY id`,
+    text: `SELECT ${COLUMNS}, id::text || ':' || xmin::text AS version
+             FROM workflows WHERE account_id = $1 AND trigger_event = $2 AND enabled ORDER BY id`,
     values: [accountId, event],
   });
-  return rows;
+  return {
+    workflows: rows.map(({ version: _version, ...workflow }) => workflow),
+    fingerprint: rows.map((row) => row.version),
+  };
 }
 
 export async function findWorkflow(client: Queryable, id: number): Promise<StoredWorkflow | undefined> {

@@ -46,7 +46,7 @@ export function newContact(overrides: Partial<ContactSnapshot> = {}): ContactSna
 export type AutomationService = Awaited<ReturnType<typeof startAutomationService>>;
 
 /** The enriched event the contacts service publishes for `contact`. */
-const enrichedEvent = (accountId: number, contact: ContactSnapshot, event: string, properties: Record<string, unknown>) => ({
+export const enrichedEvent = (accountId: number, contact: ContactSnapshot, event: string, properties: Record<string, unknown>) => ({
   event_id: randomUUID(),
   account_id: accountId,
   event,

@@ -1,11 +1,12 @@
 import type { MessageOf, Pool, productEventEnrichedV1 } from '@mailer/shared';
 import { enrolFromEvent, type MatchedWorkflow } from '../../data-access/enrolment.repository';
-import { workflowsTriggeredBy, type StoredWorkflow } from '../../data-access/workflows.repository';
+import type { StoredWorkflow, TriggeredWorkflows } from '../../data-access/workflows.repository';
 import type { ImmediateSend } from '../sending/prepare-email';
 import { stepMessageId } from '../sending/message-id';
 import { whyNotEnrol } from '../sending/suppression-check';
 import { describeCondition, firstFailedCondition } from '../workflows/match-conditions';
 import { nextEmailStep } from './next-email-step';
+import type { TriggeredWorkflowsCache } from './triggered-workflows-cache';
 
 export type EnrichedEvent = MessageOf<typeof productEventEnrichedV1>;
 
@@ -17,7 +18,11 @@ export interface EnrolmentOptions {
    */
   claimNow: () => string | undefined;
   leaseMs: number;
+  workflows: TriggeredWorkflowsCache;
 }
+
+/** Enrolments retried against workflows changed meanwhile before the message is left for redelivery. */
+const MAX_STALE_ATTEMPTS = 3;
 
 export interface EnrolmentOutcome {
   enrolled: number;
@@ -39,19 +44,34 @@ function matchedWorkflow(workflow: StoredWorkflow, event: EnrichedEvent, options
 
 /**
  * One product event (with the contact the contacts service upserted): match the account's
- * workflows, then in one atomic statement keyed by the inbox row (a redelivery is a no-op) refresh
+ * workflows (as cached, checked by the statement itself), then in one atomic statement keyed by the inbox row (a redelivery is a no-op) refresh
  * the projection, enrol the contact at most once per workflow, write each first email step's ledger
  * row and log every decision. A first step due now may be claimed by the same statement, so the
  * caller sends it at once.
  */
 export async function handleProductEvent(pool: Pool, messageId: string, event: EnrichedEvent, options: EnrolmentOptions): Promise<EnrolmentOutcome> {
-  // Read before the write, not in its transaction: a workflow re-imported in between is matched as it
-  // was a moment earlier, as if the event had come a moment earlier.
-  const workflows = await workflowsTriggeredBy(pool, event.account_id, event.event);
+  let triggered = await options.workflows.get(event.account_id, event.event);
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await enrolAgainst(pool, messageId, event, options, triggered);
+    if (outcome) return outcome;
+    // The workflows changed after they were read: nothing was written; match them as they are now.
+    if (attempt === MAX_STALE_ATTEMPTS) throw new Error(`the workflows of event "${event.event}" kept changing during its enrolment`);
+    triggered = await options.workflows.refresh(event.account_id, event.event);
+  }
+}
+
+/** One attempt: undefined when the workflows matched against are no longer the account's. */
+async function enrolAgainst(
+  pool: Pool,
+  messageId: string,
+  event: EnrichedEvent,
+  options: EnrolmentOptions,
+  triggered: TriggeredWorkflows,
+): Promise<EnrolmentOutcome | undefined> {
   const matched: Array<{ workflow: StoredWorkflow; row: MatchedWorkflow }> = [];
   const notMatched: Array<{ workflowId: number; reason: string }> = [];
   const notNow = whyNotEnrol(event.contact);
-  for (const workflow of workflows) {
+  for (const workflow of triggered.workflows) {
     const failed = firstFailedCondition(workflow.definition.trigger.where, event.properties);
     if (notNow) notMatched.push({ workflowId: workflow.id, reason: notNow });
     else if (failed) notMatched.push({ workflowId: workflow.id, reason: `condition not met: ${describeCondition(failed)}` });
@@ -67,8 +87,10 @@ export async function handleProductEvent(pool: Pool, messageId: string, event: E
     properties: event.properties,
     matched: matched.map((entry) => entry.row),
     notMatched,
+    workflowsFingerprint: triggered.fingerprint,
     leaseMs: options.leaseMs,
   });
+  if (result.stale) return undefined;
   const byId = new Map(matched.map((entry) => [entry.workflow.id, entry.workflow]));
   const run = { event_name: event.event, event_properties: event.properties };
   const immediate: ImmediateSend[] = [];

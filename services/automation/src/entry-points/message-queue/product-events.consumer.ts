@@ -1,6 +1,7 @@
 import { productEventEnrichedV1, QUEUES, type Broker, type Pool } from '@mailer/shared';
 import { crashPoint } from '../../crash-point';
 import { handleProductEvent } from '../../domain/enrolment/handle-product-event';
+import { TriggeredWorkflowsCache } from '../../domain/enrolment/triggered-workflows-cache';
 import type { SendScheduler } from '../workers/send-scheduler';
 
 /**
@@ -12,6 +13,7 @@ export function consumeProductEvents(
   deps: { pool: Pool; mailDomain: string; scheduler: Pick<SendScheduler, 'claimNow' | 'sendNow' | 'wake' | 'leaseMs'> },
 ): void {
   const { scheduler } = deps;
+  const workflows = new TriggeredWorkflowsCache(deps.pool);
   broker.consume({
     queue: QUEUES.automationContactEvents.name,
     contracts: [productEventEnrichedV1],
@@ -21,6 +23,7 @@ export function consumeProductEvents(
         mailDomain: deps.mailDomain,
         claimNow: () => scheduler.claimNow(),
         leaseMs: scheduler.leaseMs,
+        workflows,
       });
       scheduler.sendNow(immediate);
       if (enrolled > immediate.length) scheduler.wake();

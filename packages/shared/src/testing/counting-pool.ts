@@ -1,4 +1,4 @@
-import type { Pool } from '@mailer/shared';
+import type { Pool } from '../db/pool';
 
 type Method = (...args: unknown[]) => unknown;
 
