@@ -31,6 +31,7 @@ export * from './messaging/consumer-runner';
 export * from './messaging/poison-message-error';
 export * from './messaging/backoff';
 export * from './messaging/remove-topology';
+export * from './messaging/outbox-relay';
 export * from './internal-auth/identity-signature';
 export * from './internal-auth/require-identity';
 export * from './lifecycle/run-service';

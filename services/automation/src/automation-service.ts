@@ -14,7 +14,7 @@ import { consumeContactFacts } from './entry-points/message-queue/contact-facts.
 import { consumeConfirmationRequests } from './entry-points/message-queue/confirmation-requests.consumer';
 import { consumeProductEvents } from './entry-points/message-queue/product-events.consumer';
 import { outboxLagGauge, sendOutcomeMetrics, timedMailer } from './entry-points/metrics/automation-metrics';
-import { OutboxRelay } from './entry-points/workers/outbox-relay';
+import { automationOutboxRelay } from './entry-points/workers/outbox-relay';
 import { consumeCampaignCommands } from './entry-points/message-queue/campaign-commands.consumer';
 import { CampaignProgressReporter } from './entry-points/workers/campaign-progress-reporter';
 import { CampaignSender } from './entry-points/workers/campaign-sender';
@@ -56,7 +56,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     onFinished: sendOutcomeMetrics(metrics),
   };
   outboxLagGauge(metrics, pool);
-  const relay = new OutboxRelay(pool, broker, logger, config.OUTBOX_POLL_MS);
+  const relay = automationOutboxRelay(pool, broker, logger, config.OUTBOX_POLL_MS);
   const scheduler = new SendScheduler(ctx, {
     concurrency: config.SEND_CONCURRENCY,
     leaseMs: config.SEND_LEASE_MS,

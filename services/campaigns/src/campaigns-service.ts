@@ -4,7 +4,7 @@ import type { CampaignsConfig } from './config';
 import { campaignsDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { buildApp } from './entry-points/api/app';
 import { consumeCampaignProgress } from './entry-points/message-queue/campaign-progress.consumer';
-import { CampaignOutboxRelay } from './entry-points/workers/outbox-relay';
+import { campaignOutboxRelay } from './entry-points/workers/outbox-relay';
 import { scheduledCampaignsLoop } from './entry-points/workers/scheduled-campaigns';
 
 export interface CampaignsServiceHooks {
@@ -27,7 +27,7 @@ export async function startCampaignsService(config: CampaignsConfig, logger: Log
     metrics,
   });
   consumeCampaignProgress({ broker, pool, logger, onOutcome: hooks.onProgressOutcome });
-  const relay = new CampaignOutboxRelay(pool, broker, logger, config.CAMPAIGNS_OUTBOX_POLL_MS);
+  const relay = campaignOutboxRelay(pool, broker, logger, config.CAMPAIGNS_OUTBOX_POLL_MS);
   const scheduled = scheduledCampaignsLoop(pool, logger, config.CAMPAIGNS_SCHEDULER_POLL_MS, () => relay.wake());
   relay.start();
   scheduled.start();

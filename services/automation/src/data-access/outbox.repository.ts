@@ -3,15 +3,6 @@ import { currentTraceparent, type MessageContract, type MessageOf, type Pool, ty
 
 type Queryable = Pool | PoolClient;
 
-export interface OutboxMessage {
-  id: number;
-  message_id: string;
-  type: string;
-  payload: unknown;
-  /** The traceparent of the writing transaction, or null when it ran untraced. */
-  trace_context: string | null;
-}
-
 /** A fact validated against its contract, ready to be written with the change that causes it. */
 export interface OutboxFact {
   type: string;
@@ -30,20 +21,6 @@ export async function addToOutbox<C extends MessageContract>(client: Queryable, 
     JSON.stringify(contract.schema.parse(payload)),
     currentTraceparent(),
   ]);
-}
-
-/** Locks the oldest unpublished messages for this relay (others skip them). */
-export async function lockOutboxBatch(client: PoolClient, limit: number): Promise<OutboxMessage[]> {
-  const { rows } = await client.query<OutboxMessage>({
-    name: 'automation.lock-outbox-batch',
-    text: 'SELECT id, message_id, type, payload, trace_context FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-    values: [limit],
-  });
-  return rows;
-}
-
-export async function deleteFromOutbox(client: PoolClient, ids: number[]): Promise<void> {
-  await client.query({ name: 'automation.delete-from-outbox', text: 'DELETE FROM outbox WHERE id = ANY($1::bigint[])', values: [ids] });
 }
 
 /** Seconds since the oldest unpublished row was written; 0 when the outbox is empty (metrics). */
