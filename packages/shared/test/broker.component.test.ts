@@ -12,20 +12,9 @@ import {
   defineContract,
   emailSentV1,
   type ConsumeOutcome,
-  type MessageOf,
 } from '@mailer/shared';
 import { testServers, waitFor } from '@mailer/shared/testing';
-import { memoryLogger, uniqueName } from './helpers';
-
-const sentFact = (step: string): MessageOf<typeof emailSentV1> => ({
-  account_id: 1,
-  contact_id: 2,
-  workflow: 'welcome',
-  step,
-  message_id: `<${randomUUID()}@test>`,
-  outcome: 'sent',
-  occurred_at: new Date().toISOString(),
-});
+import { memoryLogger, sentFact, uniqueName } from './helpers';
 
 describe('Broker', () => {
   const { amqpUrl } = testServers();

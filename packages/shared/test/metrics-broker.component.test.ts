@@ -13,22 +13,11 @@ import {
   listen,
   metricsRoutes,
   type ConsumeOutcome,
-  type MessageOf,
   type Registry,
   type RunningServer,
 } from '@mailer/shared';
 import { metricValue, scrapeMetrics, testServers, waitFor } from '@mailer/shared/testing';
-import { memoryLogger, uniqueName } from './helpers';
-
-const sentFact = (step: string): MessageOf<typeof emailSentV1> => ({
-  account_id: 1,
-  contact_id: 2,
-  workflow: 'welcome',
-  step,
-  message_id: `<${randomUUID()}@test>`,
-  outcome: 'sent',
-  occurred_at: new Date().toISOString(),
-});
+import { memoryLogger, sentFact, uniqueName } from './helpers';
 
 describe('Broker metrics', () => {
   const { amqpUrl } = testServers();

@@ -1,18 +1,8 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Broker, createPool, emailSentV1, migrateDatabase, OutboxRelay, QUEUES, serviceDatabaseUrl, type MessageOf, type Pool } from '@mailer/shared';
+import { Broker, createPool, emailSentV1, migrateDatabase, OutboxRelay, QUEUES, serviceDatabaseUrl, type Pool } from '@mailer/shared';
 import { countingPool, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
-import { memoryLogger, uniqueName } from './helpers';
-
-const fact = (step: string): MessageOf<typeof emailSentV1> => ({
-  account_id: 1,
-  contact_id: 2,
-  workflow: 'welcome',
-  step,
-  message_id: `<${randomUUID()}@test>`,
-  outcome: 'sent',
-  occurred_at: new Date().toISOString(),
-});
+import { memoryLogger, sentFact, uniqueName } from './helpers';
 
 describe('OutboxRelay', () => {
   const servers = testServers();
@@ -49,7 +39,7 @@ describe('OutboxRelay', () => {
   const write = async (steps: string[]) => {
     const ids = steps.map(() => randomUUID());
     for (const [index, step] of steps.entries()) {
-      await pool.query('INSERT INTO outbox (message_id, type, payload) VALUES ($1, $2, $3)', [ids[index], emailSentV1.type, JSON.stringify(fact(step))]);
+      await pool.query('INSERT INTO outbox (message_id, type, payload) VALUES ($1, $2, $3)', [ids[index], emailSentV1.type, JSON.stringify(sentFact(step))]);
     }
     return ids;
   };
