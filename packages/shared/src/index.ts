@@ -21,6 +21,7 @@ export * from './db/pool';
 export * from './db/ensure-database';
 export * from './db/migrate';
 export * from './db/transaction';
+export * from './db/simple-query';
 export * from './db/group-commit';
 export * from './db/table-changes-listener';
 export * from './redis/redis-client';

@@ -1,4 +1,5 @@
-import { startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
+import { countingPool, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
+import { beginAndClaimPending, recordPassAndCommit } from '../src/data-access/outbox.repository';
 import { brokerProbe } from './support/broker-probe';
 import {
   newAccountId,
@@ -133,6 +134,36 @@ describe('outbox relay across a broker outage', () => {
       await probe.close();
       await service.stop();
       await proxy.close();
+    }
+  });
+});
+
+describe('one relay pass in two round trips', () => {
+  it('begins with the claim and commits with the outcome: published rows marked, failed ones counted, others left', async () => {
+    const service = await startContactsForTest();
+    // Its own relay would take the rows first.
+    await service.relay.stop();
+    const counted = countingPool(service.pool);
+    const client = await counted.pool.connect();
+    try {
+      const account = newAccountId();
+      const [first, second] = [await service.api.create(account, { email: uniqueEmail() }), await service.api.create(account, { email: uniqueEmail() })];
+      const before = counted.statements();
+      const claimed = await beginAndClaimPending(client, 100);
+      const [published, failed] = [claimed.find((row) => (row.payload as { contact: { id: number } }).contact.id === first.body.data.id)!, claimed.find((row) => (row.payload as { contact: { id: number } }).contact.id === second.body.data.id)!];
+      await recordPassAndCommit(client, [published.id], [failed.id]);
+      expect(counted.statements() - before).toBe(2);
+      const { rows } = await service.pool.query<{ id: number; attempts: number; published: boolean }>(
+        'SELECT id, attempts, published_at IS NOT NULL AS published FROM outbox WHERE id = ANY($1::bigint[]) ORDER BY id',
+        [[published.id, failed.id]],
+      );
+      expect(rows).toEqual([
+        { id: published.id, attempts: 1, published: true },
+        { id: failed.id, attempts: 1, published: false },
+      ]);
+    } finally {
+      client.release();
+      await service.stop();
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { Pool, PoolClient } from '../db/pool';
+import type { Pool } from '../db/pool';
+import { idArrayLiteral, lastStatementRows, rollbackIfAlive } from '../db/simple-query';
 import { WakeableLoop } from '../lifecycle/wakeable-loop';
 import type { MessageContract } from '../contracts/message-contract';
 import type { Broker } from './broker';
@@ -82,18 +83,17 @@ export class OutboxRelay {
     const client = await this.options.pool.connect();
     let broken = false;
     try {
-      const batch = lastRows(await client.query(this.lockBatch));
+      const batch = await lastStatementRows<OutboxRow>(client, this.lockBatch);
       if (batch.length === 0) {
         await client.query('COMMIT');
         return false;
       }
       await this.publish(batch);
-      // Ids are the table's own integers, checked before they are written into the statement.
-      await client.query(`DELETE FROM outbox WHERE id = ANY('{${batch.map((row) => integerId(row.id)).join(',')}}'::bigint[]); COMMIT`);
+      await client.query(`DELETE FROM outbox WHERE id = ANY(${idArrayLiteral(batch.map((row) => row.id))}); COMMIT`);
       return batch.length === BATCH;
     } catch (error) {
       // Whichever statement failed, the transaction (if it began) is undone: the rows stay for the next pass.
-      broken = !(await rollback(client));
+      broken = !(await rollbackIfAlive(client));
       throw error;
     } finally {
       // A connection that cannot even roll back is not given to the next caller.
@@ -112,24 +112,4 @@ export class OutboxRelay {
       }),
     );
   }
-}
-
-/** A multi-statement query answers one result per statement: the rows of the last one. */
-function lastRows(answer: unknown): OutboxRow[] {
-  const results = Array.isArray(answer) ? answer : [answer];
-  const last = results.at(-1) as { rows?: OutboxRow[] } | undefined;
-  return last?.rows ?? [];
-}
-
-function integerId(id: unknown): number {
-  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error(`outbox id ${String(id)} is not an integer`);
-  return id;
-}
-
-/** Whether the connection could still roll back (false: it is broken). */
-async function rollback(client: PoolClient): Promise<boolean> {
-  return client.query('ROLLBACK').then(
-    () => true,
-    () => false,
-  );
 }

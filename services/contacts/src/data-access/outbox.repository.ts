@@ -1,4 +1,4 @@
-import { currentTraceparent, type MessageContract, type MessageOf } from '@mailer/shared';
+import { currentTraceparent, idArrayLiteral, lastStatementRows, type MessageContract, type MessageOf, type PoolClient } from '@mailer/shared';
 import type { Queryable } from './queryable';
 
 export interface OutboxRow {
@@ -31,27 +31,26 @@ export async function enqueueMessage<C extends MessageContract>(
   return rows[0]!.id;
 }
 
-/** Oldest unpublished rows, locked for this relay; other relays skip them rather than wait. */
-export async function claimPending(db: Queryable, limit: number): Promise<OutboxRow[]> {
-  const { rows } = await db.query<OutboxRow>({
-    name: 'contacts.claim-pending-outbox',
-    text: 'SELECT id, message_type, payload, trace_context FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-    values: [limit],
-  });
-  return rows;
-}
-
-export async function markPublished(db: Queryable, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.query(
-    'UPDATE outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])',
-    [ids],
+/**
+ * Begins the relay's transaction and locks the oldest unpublished rows for it (other relays skip
+ * them rather than wait), in one round trip.
+ */
+export async function beginAndClaimPending(client: PoolClient, limit: number): Promise<OutboxRow[]> {
+  if (!Number.isSafeInteger(limit)) throw new Error(`limit ${limit} is not an integer`);
+  return lastStatementRows<OutboxRow>(
+    client,
+    `BEGIN; SELECT id, message_type, payload, trace_context FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
   );
 }
 
-export async function recordAttempt(db: Queryable, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.query('UPDATE outbox SET attempts = attempts + 1 WHERE id = ANY($1::bigint[])', [ids]);
+/** Marks the published rows, counts an attempt on the others, and commits, in one round trip. */
+export async function recordPassAndCommit(client: PoolClient, published: readonly number[], failed: readonly number[]): Promise<void> {
+  const statements = [
+    published.length > 0 && `UPDATE outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY(${idArrayLiteral(published)})`,
+    failed.length > 0 && `UPDATE outbox SET attempts = attempts + 1 WHERE id = ANY(${idArrayLiteral(failed)})`,
+    'COMMIT',
+  ].filter((statement): statement is string => typeof statement === 'string');
+  await client.query(statements.join('; '));
 }
 
 /** Published rows are kept a while for inspection, then dropped so the table stays small. */

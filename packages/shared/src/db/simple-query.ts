@@ -1,0 +1,32 @@
+import type { PoolClient } from './pool';
+
+/**
+ * Several statements sent as one simple-protocol query (`BEGIN; SELECT …`) cost one round trip
+ * instead of one each; they take no parameters, so values are written into the text. These are
+ * the two pieces that needs.
+ */
+
+/** The rows of the last statement of a simple query (pg answers one result per statement). */
+export async function lastStatementRows<T>(client: PoolClient, text: string): Promise<T[]> {
+  const answer: unknown = await client.query(text);
+  const results = Array.isArray(answer) ? answer : [answer];
+  const last = results.at(-1) as { rows?: T[] } | undefined;
+  return last?.rows ?? [];
+}
+
+/** A bigint[] literal of ids read from the database, each checked to be an integer first. */
+export function idArrayLiteral(ids: readonly unknown[]): string {
+  const checked = ids.map((id) => {
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error(`id ${String(id)} is not an integer`);
+    return id;
+  });
+  return `'{${checked.join(',')}}'::bigint[]`;
+}
+
+/** Rolls back a transaction begun by hand; false when the connection is broken (release it with `true`). */
+export async function rollbackIfAlive(client: PoolClient): Promise<boolean> {
+  return client.query('ROLLBACK').then(
+    () => true,
+    () => false,
+  );
+}
