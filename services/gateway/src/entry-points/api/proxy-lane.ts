@@ -36,8 +36,9 @@ export interface ProxyLaneOptions {
  * The keyed API on plain node:http, in front of the listener's Express app: a request under one of
  * the lane's prefixes (exactly as written, case and all) that its target takes is authenticated,
  * limited and served here (proxied, or the event ingest); everything else (pages, documents,
- * probes, a path in another case) goes to Express. Both ends run the same access check, proxy, error answers, request id, metrics and span: the Express
- * chain cost more than the hop itself (docs/performance.md).
+ * probes, a path in another case) goes to Express. Both ends run the same access check, proxy,
+ * error answers, request id, metrics and span: the Express chain cost more than the hop itself
+ * (docs/performance.md).
  */
 export class ProxyLane {
   private readonly record: ReturnType<typeof httpRequestRecorder>;
