@@ -60,6 +60,14 @@ describe('POST /v1/events', () => {
     expect((await harness.post(account, { event: 'e'.repeat(100), email: 'a@example.test' })).status).toBe(202);
   });
 
+  it('reads an empty body as the JSON parser does: declared JSON, 422 naming the missing fields; otherwise 400', async () => {
+    const account = await harness.client();
+    const asJson = await harness.post(account, '');
+    expect([asJson.status, ((await asJson.json()) as { errors: string[] }).errors]).toEqual([422, [expect.stringMatching(/^event /), expect.stringMatching(/^email /)]]);
+    const asText = await harness.post(account, '', { 'content-type': 'text/plain' });
+    expect([asText.status, await asText.json()]).toEqual([400, { error: 'request body must be a JSON object' }]);
+  });
+
   it('accepts 100 properties and refuses 101 with 422', async () => {
     const account = await harness.client();
     const properties = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, i]));

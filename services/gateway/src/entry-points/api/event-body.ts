@@ -22,20 +22,21 @@ function isUtf8(parameters: string[]): boolean {
 /**
  * One event's JSON body: a media type other than JSON (or a charset other than UTF-8) is a 415
  * before a byte is read; more than 64 KiB a 413 (before and after any Content-Encoding is undone);
- * what does not parse a 400. No body reads as undefined, which the route refuses as "not an object".
+ * what does not parse a 400. No body reads as the services' JSON parser reads it: `{}` when it is
+ * declared JSON (then a 422 listing the missing fields), nothing otherwise (a 400).
  */
 export async function readEventBody(req: IncomingMessage): Promise<unknown> {
-  const contentType = req.headers['content-type'];
+  const [mediaType = '', ...parameters] = (req.headers['content-type'] ?? '').split(';');
+  const declaredJson = isJsonMediaType(mediaType.trim().toLowerCase());
   const carriesBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (carriesBody) {
-    const [mediaType = '', ...parameters] = (contentType ?? '').split(';');
-    if (!isJsonMediaType(mediaType.trim().toLowerCase())) {
+    if (!declaredJson) {
       throw new AppError(CommonErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'request body must be JSON (Content-Type: application/json)');
     }
     if (!isUtf8(parameters)) throw new AppError(CommonErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'request body must be JSON in UTF-8');
   }
   const bytes = await requestBody(req, EVENT_BODY_LIMIT_BYTES);
-  if (bytes === null) return undefined;
+  if (bytes === null) return declaredJson ? {} : undefined;
   try {
     // Like the JSON parser the services use: a UTF-8 byte-order mark is not part of the JSON.
     return JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
