@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder, TableChangesListener } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { parseMailFrom, SmtpMailer } from './data-access/smtp-mailer';
@@ -64,19 +64,11 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     afterSend: () => relay.wake(),
   });
   const triggerRouting = createTriggerRouting({ pool, router: broker, logger });
-  // Listening before the first reconcile, so a change committed after that reconcile's read is heard.
-  const workflowChanges = new TableChangesListener({
-    databaseUrl,
-    channel: 'workflow_triggers_changed',
-    applicationName: 'mailer-automation-listen',
-    logger,
-    onChange: () => triggerRouting.reconcileSoon('workflows changed'),
+  await triggerRouting.follow({
+    changes: { databaseUrl, channel: 'workflow_triggers_changed', applicationName: 'mailer-automation-listen' },
+    broker,
+    everyMs: TRIGGER_ROUTING_CHECK_MS,
   });
-  await workflowChanges.start();
-  // Each (re)connection, the first included: bindings lost with a broker node come back.
-  broker.onConnected(() => triggerRouting.reconcileSoon('broker connected'));
-  const routingCheck = setInterval(() => triggerRouting.reconcileSoon('periodic check'), TRIGGER_ROUTING_CHECK_MS);
-  routingCheck.unref();
   consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler });
   consumeContactFacts(broker, { pool });
   consumeConfirmationRequests(broker, {
@@ -136,8 +128,6 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     stop: () =>
       stopInOrder([
         () => server.close(),
-        () => workflowChanges.stop(),
-        async () => clearInterval(routingCheck),
         () => triggerRouting.stop(),
         () => scheduler.stop(),
         () => campaignSender.stop(),

@@ -1,9 +1,8 @@
 import { AppError, createLogger } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
+import { countingPool, waitFor } from '@mailer/shared/testing';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
 import { createContact, type ContactUseCaseDeps } from '../src/domain/create-contact';
 import type { NewContactInput } from '../src/domain/contact-input';
-import { countingPool } from '@mailer/shared/testing';
 import {
   newAccountId,
   startContactsForTest,

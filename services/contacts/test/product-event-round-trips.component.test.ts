@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { countingPool } from '@mailer/shared/testing';
 import { saveDoubleOptIn } from '../src/data-access/double-opt-in.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
 import { upsertEventContact } from '../src/domain/upsert-event-contact';
-import { countingPool } from '@mailer/shared/testing';
 import {
   newAccountId,
   startContactsForTest,

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder, TableChangesListener, type ConsumeOutcome } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder, type ConsumeOutcome } from '@mailer/shared';
 import type { WebhooksConfig } from './config';
 import { webhooksDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { WebhookHttp } from './data-access/webhook-http';
@@ -31,21 +31,12 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
     { concurrency: config.WEBHOOK_CONCURRENCY, leaseMs: config.WEBHOOK_TIMEOUT_MS + 30_000, pollMs: config.WEBHOOK_POLL_MS },
   );
   const factRouting = createFactSubscriptions({ pool, router: broker, logger });
-  // Listening before the first reconcile, so a change committed after that reconcile's read is heard.
-  const endpointChanges = new TableChangesListener({
-    databaseUrl,
+  await factRouting.follow({
     // Sent by the endpoints table's trigger on commit of any insert, delete, or change of event types or `enabled`.
-    channel: 'webhook_endpoints_changed',
-    applicationName: 'mailer-webhooks-listen',
-    logger,
-    onChange: () => factRouting.reconcileSoon('endpoints changed'),
+    changes: { databaseUrl, channel: 'webhook_endpoints_changed', applicationName: 'mailer-webhooks-listen' },
+    broker,
+    everyMs: FACT_ROUTING_CHECK_MS,
   });
-  await endpointChanges.start();
-  // Each (re)connection, the first included: the topology declared again binds nothing here, and
-  // a reconcile that failed while the broker was away is retried.
-  broker.onConnected(() => factRouting.reconcileSoon('broker connected'));
-  const routingCheck = setInterval(() => factRouting.reconcileSoon('periodic check'), FACT_ROUTING_CHECK_MS);
-  routingCheck.unref();
   consumeWebhookFacts({ broker, pool, logger, onQueued: (endpointIds) => worker.wakeFor(endpointIds), onOutcome: hooks.onFactOutcome });
   worker.start();
   const server = await listen(
@@ -75,8 +66,6 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
     stop: () =>
       stopInOrder([
         () => server.close(),
-        () => endpointChanges.stop(),
-        async () => clearInterval(routingCheck),
         () => factRouting.stop(),
         () => broker.close(),
         () => worker.stop(),

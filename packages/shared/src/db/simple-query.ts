@@ -1,4 +1,4 @@
-import type { PoolClient } from './pool';
+import type { Pool, PoolClient } from './pool';
 
 /**
  * Several statements sent as one simple-protocol query (`BEGIN; SELECT …`) cost one round trip
@@ -23,10 +23,23 @@ export function idArrayLiteral(ids: readonly unknown[]): string {
   return `'{${checked.join(',')}}'::bigint[]`;
 }
 
-/** Rolls back a transaction begun by hand; false when the connection is broken (release it with `true`). */
-export async function rollbackIfAlive(client: PoolClient): Promise<boolean> {
-  return client.query('ROLLBACK').then(
-    () => true,
-    () => false,
-  );
+/**
+ * Runs `work` on one pooled client whose transaction `work` begins and commits itself, bundled into
+ * its own statements (`BEGIN; SELECT …`, `…; COMMIT`). On any failure the transaction is rolled
+ * back; a connection that cannot even roll back is discarded rather than lent again.
+ */
+export async function withBundledTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    return await work(client);
+  } catch (error) {
+    broken = await client.query('ROLLBACK').then(
+      () => false,
+      () => true,
+    );
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

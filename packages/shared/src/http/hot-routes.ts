@@ -11,6 +11,7 @@ import {
 import { httpRequestRecorder } from '../metrics/http-metrics';
 import type { Registry } from '../metrics/registry';
 import { answerFailure } from './error-middleware';
+import { parseJsonBytes } from './json-body';
 import { inRequestFrame } from './request-frame';
 import { sendJson } from './send-json';
 
@@ -217,10 +218,9 @@ function readJson(req: IncomingMessage, identity: Identity, limit: number): Prom
       if (bodyDigest(bytes) !== identity.bodyDigest)
         return reject(new AppError(CommonErrorCodes.UNAUTHORIZED, 'unauthorized'));
       try {
-        // Like Express's parser: a UTF-8 byte-order mark is not part of the JSON.
-        resolve(JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')));
-      } catch {
-        reject(new AppError(CommonErrorCodes.BAD_REQUEST, 'request body is not valid JSON'));
+        resolve(parseJsonBytes(bytes));
+      } catch (error) {
+        reject(error);
       }
     });
     req.once('close', () => {

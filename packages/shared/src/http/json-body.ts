@@ -20,8 +20,26 @@ export function verifySignedBody(_req: unknown, res: ServerResponse, body: Buffe
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+/** The refusal of a body whose Content-Type is not JSON (415), as every JSON route words it. */
+export const notJsonBody = () =>
+  new AppError(CommonErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'request body must be JSON (Content-Type: application/json)');
+
+/** A media type (lower case, no parameters) JSON routes take: `application/json` or `application/*+json`. */
+export function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
+}
+
+/** JSON text as the services' parser reads it: a UTF-8 byte-order mark is not part of it; not JSON is a 400. */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch {
+    throw new AppError(CommonErrorCodes.BAD_REQUEST, 'request body is not valid JSON');
+  }
+}
+
 /** Whether the request carries body bytes (a declared length above zero, or a chunked body). */
-function carriesBody(headers: NodeJS.Dict<string | string[]>): boolean {
+export function carriesBody(headers: NodeJS.Dict<string | string[]>): boolean {
   if (headers['transfer-encoding'] !== undefined) return true;
   const length = Number(headers['content-length']);
   return Number.isFinite(length) && length > 0;
@@ -35,7 +53,7 @@ export function jsonBody(limit: string | number = '1mb'): RequestHandler {
   const parse = express.json({ limit, strict: false, type: JSON_TYPES, verify: verifySignedBody });
   return (req, res, next) => {
     if (carriesBody(req.headers) && !req.is(JSON_TYPES)) {
-      next(new AppError(CommonErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'request body must be JSON (Content-Type: application/json)'));
+      next(notJsonBody());
       return;
     }
     parse(req, res, next);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Pool } from '../db/pool';
-import { idArrayLiteral, lastStatementRows, rollbackIfAlive } from '../db/simple-query';
+import { idArrayLiteral, lastStatementRows, withBundledTransaction } from '../db/simple-query';
 import { WakeableLoop } from '../lifecycle/wakeable-loop';
 import type { MessageContract } from '../contracts/message-contract';
 import type { Broker } from './broker';
@@ -80,9 +80,8 @@ export class OutboxRelay {
 
   private async tick(): Promise<boolean> {
     if (!this.options.broker.isConnected()) return false;
-    const client = await this.options.pool.connect();
-    let broken = false;
-    try {
+    // A failure anywhere rolls the batch back: the rows stay for the next pass.
+    return withBundledTransaction(this.options.pool, async (client) => {
       const batch = await lastStatementRows<OutboxRow>(client, this.lockBatch);
       if (batch.length === 0) {
         await client.query('COMMIT');
@@ -91,14 +90,7 @@ export class OutboxRelay {
       await this.publish(batch);
       await client.query(`DELETE FROM outbox WHERE id = ANY(${idArrayLiteral(batch.map((row) => row.id))}); COMMIT`);
       return batch.length === BATCH;
-    } catch (error) {
-      // Whichever statement failed, the transaction (if it began) is undone: the rows stay for the next pass.
-      broken = !(await rollbackIfAlive(client));
-      throw error;
-    } finally {
-      // A connection that cannot even roll back is not given to the next caller.
-      client.release(broken);
-    }
+    });
   }
 
   /** All published before any confirm is awaited: the channel keeps their order, the broker confirms them together. */

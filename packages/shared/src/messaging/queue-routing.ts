@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Pool, PoolClient } from '../db/pool';
+import { TableChangesListener } from '../db/table-changes-listener';
 import { withTransaction } from '../db/transaction';
 import type { AppError } from '../errors/app-error';
 import { SerialReconcile } from '../lifecycle/serial-reconcile';
@@ -31,6 +32,16 @@ export interface QueueRoutingOptions<T> {
   unavailable: () => AppError;
 }
 
+/** What starts a reconcile besides the service's own writes (`follow`). */
+export interface ReconcileTriggers {
+  /** The followed table's NOTIFY channel (changes by any process), and the listening connection. */
+  changes: { databaseUrl: string; channel: string; applicationName: string };
+  /** Each (re)connection, the first included: bindings lost with a broker node come back. */
+  broker: { onConnected(listener: () => void): void };
+  /** The safety net's period. */
+  everyMs: number;
+}
+
 /**
  * Keeps a queue's run-time bindings following a table (webhook endpoints, workflow triggers).
  * Reconciles are triggered by the service's start and each broker (re)connection, its own writes,
@@ -39,6 +50,8 @@ export interface QueueRoutingOptions<T> {
  */
 export class QueueRouting<T> implements RoutedWrites<T> {
   private readonly serial: SerialReconcile;
+  private changes: TableChangesListener | undefined;
+  private check: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: QueueRoutingOptions<T>) {
     this.serial = new SerialReconcile({
@@ -79,8 +92,28 @@ export class QueueRouting<T> implements RoutedWrites<T> {
     );
   }
 
+  /**
+   * Reconciles on every trigger from now on: the table's NOTIFY, each broker (re)connection, and
+   * every `everyMs`. Resolves once listening (or once the first attempt to listen failed: it keeps
+   * trying), so a change committed after the first reconcile's read is heard.
+   */
+  async follow(triggers: ReconcileTriggers): Promise<void> {
+    const { channel } = triggers.changes;
+    this.changes = new TableChangesListener({
+      ...triggers.changes,
+      logger: this.options.logger,
+      onChange: () => this.reconcileSoon(channel),
+    });
+    await this.changes.start();
+    triggers.broker.onConnected(() => this.reconcileSoon('broker connected'));
+    this.check = setInterval(() => this.reconcileSoon('periodic check'), triggers.everyMs);
+    this.check.unref();
+  }
+
   /** No new reconciles; waits for the one in flight. */
-  stop(): Promise<void> {
-    return this.serial.stop();
+  async stop(): Promise<void> {
+    await this.changes?.stop();
+    clearInterval(this.check);
+    await this.serial.stop();
   }
 }

@@ -65,15 +65,7 @@ export async function insertContactIfAbsent(db: Queryable, accountId: number, ro
     `INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (account_id, lower(email)) DO NOTHING RETURNING ${CONTACT_COLUMNS}`,
-    [
-      accountId,
-      row.email,
-      row.first_name,
-      row.last_name,
-      row.subscribed,
-      row.source,
-      JSON.stringify(row.custom_properties),
-    ],
+    newContactValues(accountId, row),
   );
   return rows[0];
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { backoffDelay, rollbackIfAlive, type Broker, type MessageContract, type Pool } from '@mailer/shared';
+import { backoffDelay, withBundledTransaction, type Broker, type MessageContract, type Pool } from '@mailer/shared';
 import { beginAndClaimPending, prunePublished, recordPassAndCommit, type OutboxRow } from '../data-access/outbox.repository';
 import { outboxContracts } from './outbox-contracts';
 
@@ -61,9 +61,8 @@ export class OutboxRelay {
    * machine a round trip wakes two processes, which is most of what a pass costs.
    */
   private async publishBatch(): Promise<{ claimed: number; failed: boolean }> {
-    const client = await this.deps.pool.connect();
-    let broken = false;
-    try {
+    // A failure anywhere rolls the pass back: the rows stay unpublished (attempts uncounted) for the next.
+    return withBundledTransaction(this.deps.pool, async (client) => {
       const rows = await beginAndClaimPending(client, BATCH_SIZE);
       if (rows.length === 0) {
         await client.query('COMMIT');
@@ -85,13 +84,7 @@ export class OutboxRelay {
         );
       }
       return { claimed: rows.length, failed: failed.length > 0 };
-    } catch (error) {
-      // The rows stay unpublished (and their attempts uncounted) for the next pass.
-      broken = !(await rollbackIfAlive(client));
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   private publish(row: OutboxRow): Promise<void> {
