@@ -20,6 +20,8 @@ export async function measureBacklogDrain(options: {
   account: BenchAccount;
   runId: string;
   count: number;
+  /** Added to the contact ids, so a second drain in one run (a warm-up) writes contacts of its own. */
+  contactIdOffset?: number;
 }): Promise<DrainResult> {
   const { account, count, runId } = options;
   const { arrivals, tag } = drainArrivals(options.sink, 'backlog', runId);
@@ -27,7 +29,7 @@ export async function measureBacklogDrain(options: {
   await client.connect();
   let committedAt: number;
   try {
-    const base = [account.accountId, BACKLOG_CONTACT_ID_BASE, count];
+    const base = [account.accountId, BACKLOG_CONTACT_ID_BASE + (options.contactIdOffset ?? 0), count];
     await client.query('BEGIN');
     await client.query(
       `INSERT INTO contacts (account_id, contact_id, email, first_name, subscribed, bounced, fact_at)

@@ -13,7 +13,8 @@ export interface BenchConfig {
   focusEmailRatePerS: number;
   stragglerWaitMs: number;
   smtpPoolSize: number;
-  sendConcurrency: number;
+  /** Automation's SEND_CONCURRENCY; unset, the service's own default (four sends per SMTP connection). */
+  sendConcurrency: number | undefined;
   /** Recipients of the campaign scenario (issue #19), and the events per second sent meanwhile. */
   campaignRecipients: number;
   campaignEventsPerS: number;
@@ -53,7 +54,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env, argv: stri
     focusEmailRatePerS: positiveInt(env, 'BENCH_FOCUS_EMAIL_RATE', 100),
     stragglerWaitMs: 30_000,
     smtpPoolSize: positiveInt(env, 'BENCH_SMTP_POOL_SIZE', 8),
-    sendConcurrency: positiveInt(env, 'BENCH_SEND_CONCURRENCY', 16),
+    sendConcurrency: env.BENCH_SEND_CONCURRENCY === undefined ? undefined : positiveInt(env, 'BENCH_SEND_CONCURRENCY', 1),
     campaignRecipients: positiveInt(env, 'BENCH_CAMPAIGN_RECIPIENTS', 100_000),
     campaignEventsPerS: positiveInt(env, 'BENCH_CAMPAIGN_EVENTS_PER_S', 50),
     instances: positiveInt({ BENCH_INSTANCES: instancesArgument(argv) ?? env.BENCH_INSTANCES }, 'BENCH_INSTANCES', 1),

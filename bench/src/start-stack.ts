@@ -86,10 +86,8 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
         SMTP_URL: sink.url,
         SMTP_POOL_SIZE: String(config.smtpPoolSize),
         SEND_RATE_PER_SECOND: '100000',
-        // Its pool holds SEND_CONCURRENCY + 10 connections: more would exhaust a shared Postgres.
-        SEND_CONCURRENCY: String(config.sendConcurrency),
-        // Enough campaign sends in flight to keep every SMTP connection busy while others render or record.
-        CAMPAIGN_SEND_CONCURRENCY: String(config.smtpPoolSize * 4),
+        // Workflow and campaign sends in flight: the service's default (four per SMTP connection) unless set.
+        ...(config.sendConcurrency === undefined ? {} : { SEND_CONCURRENCY: String(config.sendConcurrency) }),
         PUBLIC_BASE_URL: apiUrl,
       },
       automationPort!,

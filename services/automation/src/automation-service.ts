@@ -23,6 +23,13 @@ import { createTriggerRouting } from './domain/routing/trigger-routing';
 
 /** The safety net behind the other trigger-routing reconciles (a NOTIFY lost with its connection). */
 const TRIGGER_ROUTING_CHECK_MS = 60_000;
+/**
+ * A send holds no connection of its own (claims and outcomes are statements shared by many sends):
+ * the connections serve the enrolment consumer's prefetch, the claim loop, the outcome writer, the
+ * relay and the campaign sender. Not tied to SEND_CONCURRENCY, so raising it cannot exhaust a
+ * shared Postgres.
+ */
+const DATABASE_CONNECTIONS = 26;
 
 /** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
 export async function startAutomationService(config: AutomationConfig, logger: Logger) {
@@ -30,7 +37,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   // One registry per instance: tests run several instances in one process.
   const metrics = createMetricsRegistry('automation');
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
-  const pool = createPool(databaseUrl, logger, { max: config.SEND_CONCURRENCY + 10 });
+  const pool = createPool(databaseUrl, logger, { max: DATABASE_CONNECTIONS });
   const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'automation', metrics });
   const from = parseMailFrom(config.MAIL_FROM);
   const mailer = new SmtpMailer({

@@ -17,8 +17,8 @@ export const automationEnvSchema = commonEnvSchema.extend({
   SMTP_POOL_SIZE: envFields.positiveInt(5),
   /** Emails per second across the pool (nodemailer rateLimit per 1 s). */
   SEND_RATE_PER_SECOND: envFields.positiveInt(50),
-  /** Sends one instance has claimed and in flight at once. */
-  SEND_CONCURRENCY: envFields.positiveInt(10),
+  /** Workflow sends one instance has claimed and in flight at once; unset: SENDS_PER_CONNECTION per SMTP connection. */
+  SEND_CONCURRENCY: z.coerce.number().int().positive().optional(),
   /** Attempts of one step (first send included) before it is failed_permanent. */
   SEND_MAX_ATTEMPTS: envFields.positiveInt(8),
   SEND_RETRY_INITIAL_MS: envFields.positiveInt(5000),
@@ -36,13 +36,33 @@ export const automationEnvSchema = commonEnvSchema.extend({
   OUTBOX_POLL_MS: nonNegativeInt(500),
   /** Campaign emails per second per account unless the account set its own (sending settings). */
   CAMPAIGN_RATE_PER_SECOND: envFields.positiveInt(100),
-  /** Campaign sends in flight at once on one instance (workflow sends have their own SEND_CONCURRENCY). */
-  CAMPAIGN_SEND_CONCURRENCY: envFields.positiveInt(10),
+  /** Campaign sends in flight at once on one instance (workflow sends have their own SEND_CONCURRENCY); unset: as SEND_CONCURRENCY. */
+  CAMPAIGN_SEND_CONCURRENCY: z.coerce.number().int().positive().optional(),
   /** How often a campaign in flight reports its counts to the campaigns service. */
   CAMPAIGN_PROGRESS_MS: envFields.positiveInt(500),
 });
 
-export type AutomationConfig = z.output<typeof automationEnvSchema>;
+/**
+ * Sends in flight per SMTP connection when SEND_CONCURRENCY is unset. A send holds its slot while
+ * it is claimed, rendered, waits for a connection, talks SMTP and has its outcome written; with
+ * fewer than about four per connection a connection stands idle between one message and the next
+ * (the backlog drain: 64% of nodemailer alone at two per connection, 97% at four;
+ * docs/performance.md, session 31).
+ */
+export const SENDS_PER_CONNECTION = 4;
+
+export type AutomationConfig = Omit<z.output<typeof automationEnvSchema>, 'SEND_CONCURRENCY' | 'CAMPAIGN_SEND_CONCURRENCY'> & {
+  SEND_CONCURRENCY: number;
+  CAMPAIGN_SEND_CONCURRENCY: number;
+};
 export type AutomationDatabaseConfig = z.output<typeof automationDatabaseEnvSchema>;
 
-export const loadAutomationConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(automationEnvSchema, env);
+export function loadAutomationConfig(env: NodeJS.ProcessEnv = process.env): Readonly<AutomationConfig> {
+  const config = loadConfig(automationEnvSchema, env);
+  const sendConcurrency = config.SEND_CONCURRENCY ?? SENDS_PER_CONNECTION * config.SMTP_POOL_SIZE;
+  return Object.freeze({
+    ...config,
+    SEND_CONCURRENCY: sendConcurrency,
+    CAMPAIGN_SEND_CONCURRENCY: config.CAMPAIGN_SEND_CONCURRENCY ?? sendConcurrency,
+  });
+}
