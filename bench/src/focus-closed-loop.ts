@@ -4,6 +4,7 @@ import type { ClosedLoopScenario } from './bench-results';
 import type { Cleanup } from './cleanup';
 import { runClosedLoopRounds } from './closed-loop-rounds';
 import { loadTargets } from './load-targets';
+import { openLoopAtHalf } from './open-loop-at-half';
 import { checkResponses } from './response-check';
 import { seedContacts } from './seed-contacts';
 
@@ -43,5 +44,13 @@ export async function focusClosedLoop(options: FocusContext & { cleanup: Cleanup
   log(`${targets[scenario].name}: median ${measured} req/s, baseline A ${a} req/s: ${Math.round((100 * measured) / a)}% of A`);
   const last = closedLoop[scenario].at(-1);
   if (last) log(`CPU µs/request, last round: ${JSON.stringify(last.cpuMicrosPerRequest)}`);
+  // The full run's latency row of the same scenario, where it has one.
+  const openLoopUrl = { getContact: stack.apiUrl, ingestEvent: stack.eventsUrl, createContact: undefined }[scenario];
+  if (openLoopUrl !== undefined) {
+    await openLoopAtHalf(
+      { settler: options.settler, seconds: config.openLoopSeconds, problems, log },
+      { name: `${targets[scenario].name}, open loop`, label: options.focus, baseUrl: openLoopUrl, closedLoopReqPerS: measured, next: () => targets[scenario].next() },
+    );
+  }
   return problems;
 }

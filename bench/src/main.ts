@@ -14,8 +14,7 @@ import { describeRatios, describeVariant, measureDeadWebhook, type WebhookVarian
 import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
 import { loadTargets } from './load-targets';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
-import { runOpenLoop } from './open-loop';
-import type { HttpRequestSpec } from './closed-loop';
+import { openLoopAtHalf } from './open-loop-at-half';
 import { createBenchAccount } from './operator-setup';
 import { loadAverage, memoryMb } from './proc-stats';
 import { checkResponses } from './response-check';
@@ -70,22 +69,21 @@ async function main(): Promise<boolean> {
         checkResponses(problems, result.scenario, result.requests, result.non2xx, result.errors);
     }
 
-    // Open loop at half the closed-loop throughput: latency when the stack is not saturated.
-    const openLoopAtHalf = async (scenario: string, label: string, baseUrl: string, reqPerS: number, next: () => HttpRequestSpec) => {
-      await settler.before(scenario);
-      const result = await runOpenLoop(baseUrl, Math.max(1, Math.round(reqPerS / 2)), config.openLoopSeconds, next);
-      checkResponses(problems, scenario, result.sent - result.errors, result.non2xx, result.errors);
-      log(
-        `open loop ${label} at ${result.ratePerS}/s: p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(result.errorKinds)}`,
-      );
-      return result;
-    };
-    const openGet = await openLoopAtHalf('GET contact, open loop', 'GET', stack.apiUrl, medianReqPerS.getContact, () =>
-      targets.getContact.next(),
-    );
-    const openEvents = await openLoopAtHalf('POST event, open loop', 'events', stack.eventsUrl, medianReqPerS.ingestEvent, () =>
-      targets.ingestEvent.next(),
-    );
+    const openLoop = { settler, seconds: config.openLoopSeconds, problems, log };
+    const openGet = await openLoopAtHalf(openLoop, {
+      name: 'GET contact, open loop',
+      label: 'GET',
+      baseUrl: stack.apiUrl,
+      closedLoopReqPerS: medianReqPerS.getContact,
+      next: () => targets.getContact.next(),
+    });
+    const openEvents = await openLoopAtHalf(openLoop, {
+      name: 'POST event, open loop',
+      label: 'events',
+      baseUrl: stack.eventsUrl,
+      closedLoopReqPerS: medianReqPerS.ingestEvent,
+      next: () => targets.ingestEvent.next(),
+    });
 
     // The closed and open loops sent events no workflow matches: the sign-up path (enrolment,
     // rendering, the SMTP pool's connections) runs here for the first time. A few seconds of the
