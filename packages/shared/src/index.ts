@@ -24,6 +24,7 @@ export * from './db/transaction';
 export * from './db/simple-query';
 export * from './db/group-commit';
 export * from './db/table-changes-listener';
+export * from './db/inbox-pruner';
 export * from './redis/redis-client';
 export * from './messaging/topology';
 export * from './messaging/queue-routing';

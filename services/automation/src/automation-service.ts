@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, inboxPruner, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { parseMailFrom, SmtpMailer } from './data-access/smtp-mailer';
@@ -98,6 +98,8 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   const progress = new CampaignProgressReporter(pool, broker, logger, config.CAMPAIGN_PROGRESS_MS);
   consumeCampaignCommands(broker, { ctx, onStarted: () => campaignSender.wake() });
   relay.start();
+  const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
+  inbox.start();
   scheduler.start();
   campaignSender.start();
   progress.start();
@@ -127,6 +129,8 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     url: server.url,
     pool,
     broker,
+    /** Prunes the inbox now and then; `wake()` runs it at once. */
+    inbox,
     scheduler,
     metrics,
     triggerRouting,
@@ -140,6 +144,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
         () => campaignSender.stop(),
         () => progress.stop(),
         () => relay.stop(),
+        () => inbox.stop(),
         () => broker.close(),
         async () => mailer.close(),
         () => pool.end(),

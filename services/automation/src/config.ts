@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, loadConfig, postgresEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, inboxEnv, loadConfig, postgresEnv } from '@mailer/shared';
 
 /** What the admin CLI needs: the database, and for an import the broker (a workflow's trigger is routed before it is saved). */
 export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv, ...brokerEnv });
@@ -10,6 +10,7 @@ export const automationEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3040),
   ...internalListenEnv,
   ...postgresEnv,
+  ...inboxEnv,
   ...brokerEnv,
   SMTP_URL: envFields.smtpUrl.default('smtp://127.0.0.1:1025'),
   /** Sender of workflow emails: `address` or `Name <address>`. */

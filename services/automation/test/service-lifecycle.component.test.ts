@@ -1,5 +1,5 @@
 import { createLogger } from '@mailer/shared';
-import { serviceTestEnv } from '@mailer/shared/testing';
+import { inboxPruningOf, serviceTestEnv } from '@mailer/shared/testing';
 import { startAutomationService } from '../src/automation-service';
 import { loadAutomationConfig } from '../src/config';
 
@@ -17,6 +17,8 @@ describe('automation service lifecycle', () => {
       expect(await unsigned.json()).toEqual({ error: 'unauthorized' });
       const { rows } = await service.pool.query("SELECT to_regclass('processed_messages') AS inbox");
       expect(rows[0].inbox).toBe('processed_messages');
+      // Ids older than INBOX_RETENTION_DAYS (7 by default) are pruned, by the age index made for it.
+      expect(await inboxPruningOf(service.pool, service.inbox, 7)).toEqual({ recentKept: true, ageIndex: 'brin' });
     } finally {
       await service.stop();
     }

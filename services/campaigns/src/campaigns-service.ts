@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder, type ConsumeOutcome } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, inboxPruner, listen, logStarted, migrateDatabase, stopInOrder, type ConsumeOutcome } from '@mailer/shared';
 import type { CampaignsConfig } from './config';
 import { campaignsDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { buildApp } from './entry-points/api/app';
@@ -30,6 +30,8 @@ export async function startCampaignsService(config: CampaignsConfig, logger: Log
   const relay = campaignOutboxRelay(pool, broker, logger, config.CAMPAIGNS_OUTBOX_POLL_MS);
   const scheduled = scheduledCampaignsLoop(pool, logger, config.CAMPAIGNS_SCHEDULER_POLL_MS, () => relay.wake());
   relay.start();
+  const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
+  inbox.start();
   scheduled.start();
   const server = await listen(
     buildApp({
@@ -49,7 +51,9 @@ export async function startCampaignsService(config: CampaignsConfig, logger: Log
     url: server.url,
     pool,
     broker,
+    /** Prunes the inbox now and then; `wake()` runs it at once. */
+    inbox,
     metrics,
-    stop: () => stopInOrder([() => server.close(), () => scheduled.stop(), () => relay.stop(), () => broker.close(), () => pool.end()]),
+    stop: () => stopInOrder([() => server.close(), () => scheduled.stop(), () => relay.stop(), () => inbox.stop(), () => broker.close(), () => pool.end()]),
   };
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, loadConfig, postgresEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, inboxEnv, loadConfig, postgresEnv } from '@mailer/shared';
 
 export const campaignsEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3020),
   ...internalListenEnv,
   ...postgresEnv,
+  ...inboxEnv,
   ...brokerEnv,
   /** How often the outbox is checked for rows written by another process (the operator CLI). */
   CAMPAIGNS_OUTBOX_POLL_MS: envFields.positiveInt(200),

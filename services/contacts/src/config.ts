@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, internalListenEnv, emailDomainEnv, envFields, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, internalListenEnv, emailDomainEnv, envFields, inboxEnv, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
 
 export const contactsEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3010),
   ...internalListenEnv,
   ...postgresEnv,
+  ...inboxEnv,
   ...brokerEnv,
   ...redisEnv,
   ...emailDomainEnv,

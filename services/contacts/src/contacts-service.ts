@@ -9,6 +9,7 @@ import {
   migrateDatabase,
   stopInOrder,
   emailDomainValidatorFor,
+  inboxPruner,
   type ConsumeOutcome,
 } from '@mailer/shared';
 import type { ContactsConfig } from './config';
@@ -46,6 +47,8 @@ export async function startContactsService(
   outboxLagGauge(metrics, pool);
   registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome });
   const relay = new OutboxRelay({ pool, broker, logger, pollMs: config.OUTBOX_POLL_MS });
+  const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
+  inbox.start();
   const app = buildListener({
     logger,
     pool,
@@ -62,12 +65,15 @@ export async function startContactsService(
     url: server.url,
     pool,
     broker,
+    /** Prunes the inbox now and then; `wake()` runs it at once. */
+    inbox,
     relay,
     metrics,
     stop: () =>
       stopInOrder([
         () => server.close(),
         () => relay.stop(),
+        () => inbox.stop(),
         () => broker.close(),
         async () => void redis.disconnect(),
         () => pool.end(),

@@ -58,6 +58,11 @@ export const postgresEnv = {
   DB_PREFIX: envFields.dbPrefix,
 };
 
+/** For a service with an inbox (`processed_messages`): how many days a consumed message's id is kept. */
+export const inboxEnv = {
+  INBOX_RETENTION_DAYS: envFields.positiveInt(7),
+};
+
 export const brokerEnv = {
   AMQP_URL: envFields.amqpUrl.default('amqp://guest:guest@127.0.0.1:5672'),
   /**

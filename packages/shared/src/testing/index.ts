@@ -12,3 +12,4 @@ export * from './namespace-registry';
 export * from './work-preflight';
 export * from './broker-routes';
 export * from './counting-pool';
+export * from './inbox-pruning';
