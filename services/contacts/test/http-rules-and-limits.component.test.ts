@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 /** A signed request with any body and content type (the API helper always sends JSON). */
-async function raw(account: number, method: string, path: string, body: string, contentType: string) {
+async function raw(account: number, method: string, path: string, body: string | Buffer, contentType: string) {
   const url = `${service.url}/api/v1/contacts${path}`;
   const response = await fetch(url, {
     method,
@@ -34,6 +34,23 @@ describe('statuses for what is not a contact body', () => {
     }
     expect(await count(account)).toBe(1);
     expect((await service.api.get(account, contact.id)).body.data.first_name).toBe('Kept');
+  });
+
+  it('answers 415 for JSON declared in a charset other than UTF-8 (refused, not decoded), and takes UTF-8 in any case, quoted or not', async () => {
+    const account = newAccountId();
+    const email = uniqueEmail();
+    for (const charset of ['utf-16', 'UTF-16LE', 'latin1', '"iso-8859-1"', 'utf8']) {
+      const encoding = charset.toLowerCase().includes('16') ? 'utf16le' : 'latin1';
+      expect(await raw(account, 'POST', '', Buffer.from(JSON.stringify({ email }), encoding), `application/json; charset=${charset}`)).toEqual({
+        status: 415,
+        body: { error: 'request body must be JSON in UTF-8' },
+      });
+    }
+    expect(await count(account)).toBe(0);
+    for (const charset of ['UTF-8', '"utf-8"', 'utf-8']) {
+      expect((await raw(account, 'POST', '', JSON.stringify({ email: uniqueEmail() }), `application/json; charset=${charset}`)).status).toBe(201);
+    }
+    expect(await count(account)).toBe(3);
   });
 
   it('answers 413 for a body past 64 KiB and creates nothing', async () => {

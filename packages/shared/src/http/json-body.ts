@@ -24,6 +24,18 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 export const notJsonBody = () =>
   new AppError(CommonErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'request body must be JSON (Content-Type: application/json)');
 
+/** The refusal of a JSON body declared in a charset other than UTF-8 (415): refused rather than guessed at. */
+export const notUtf8Body = () => new AppError(CommonErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'request body must be JSON in UTF-8');
+
+/** Whether a Content-Type's parameters name no charset, or UTF-8 (its registered name, any case, quoted or not). */
+export function declaresUtf8(contentType: string): boolean {
+  for (const parameter of contentType.split(';').slice(1)) {
+    const [name, value = ''] = parameter.split('=', 2).map((part) => part.trim().toLowerCase());
+    if (name === 'charset' && !['utf-8', '"utf-8"'].includes(value)) return false;
+  }
+  return true;
+}
+
 /** A media type (lower case, no parameters) JSON routes take: `application/json` or `application/*+json`. */
 export function isJsonMediaType(mediaType: string): boolean {
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
@@ -46,14 +58,19 @@ export function carriesBody(headers: NodeJS.Dict<string | string[]>): boolean {
 }
 
 /**
- * Parses JSON bodies up to `limit` (bytes, or a size such as '1mb'). A body of another media type is a 415 before a byte is read;
- * what is not JSON is answered by the error middleware as 400, too large as 413.
+ * Parses JSON bodies up to `limit` (bytes, or a size such as '1mb'). A body of another media type,
+ * or JSON declared in another charset than UTF-8, is a 415 before a byte is read; what is not JSON
+ * is answered by the error middleware as 400, too large as 413.
  */
 export function jsonBody(limit: string | number = '1mb'): RequestHandler {
   const parse = express.json({ limit, strict: false, type: JSON_TYPES, verify: verifySignedBody });
   return (req, res, next) => {
     if (carriesBody(req.headers) && !req.is(JSON_TYPES)) {
       next(notJsonBody());
+      return;
+    }
+    if (carriesBody(req.headers) && !declaresUtf8(req.headers['content-type'] ?? '')) {
+      next(notUtf8Body());
       return;
     }
     parse(req, res, next);
