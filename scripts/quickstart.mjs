@@ -1,7 +1,7 @@
-// `npm run admin -- quickstart [--name N] [--email E]`: a first account in one command. Creates an
-// account on the pro plan, a user with a generated password, an API key and the example workflows
-// (examples/workflows), then prints (JSON) the addresses to open and a curl line that fires the
-// first event, whose welcome email then shows in the inbox. Each step is the ordinary operator CLI.
+// `npm run admin -- quickstart --email E [--name N] [--first-name F]`: a first account in one command.
+// Creates an account on the pro plan, a user (E) with a generated password, an API key and the
+// example workflows (examples/workflows), then prints (JSON) the addresses to open and a curl line
+// that signs E up, whose welcome email then shows in the inbox. Each step is the ordinary operator CLI.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
@@ -17,6 +17,13 @@ function runCli(root, env, service, args) {
   return JSON.parse(result.stdout);
 }
 
+const USAGE = 'npm run admin -- quickstart --email YOUR_ADDRESS [--name COMPANY] [--first-name NAME]';
+// The example event signs this address up, and the API refuses an address at a domain that cannot
+// receive mail: example.com, .org and .net announce exactly that (a null MX), so no default serves.
+const EMAIL_NEEDED =
+  'quickstart needs --email: your own address. It is the sign-in of the account, and the example event signs it up, ' +
+  'so its domain must receive mail (example.com does not). Without SMTP_URL its emails stay in the local inbox.';
+
 const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 export async function quickstart(root, argv) {
@@ -24,11 +31,12 @@ export async function quickstart(root, argv) {
   try {
     ({ values: options } = parseArgs({
       args: argv,
-      options: { name: { type: 'string', default: 'My company' }, email: { type: 'string', default: 'owner@example.com' } },
+      options: { name: { type: 'string', default: 'My company' }, email: { type: 'string' }, 'first-name': { type: 'string' } },
       strict: true,
     }));
+    if (!options.email) throw new Error(EMAIL_NEEDED);
   } catch (error) {
-    process.stderr.write(`${error.message}\nusage: npm run admin -- quickstart [--name NAME] [--email EMAIL]\n`);
+    process.stderr.write(`${error.message}\nusage: ${USAGE}\n`);
     return 2;
   }
   const env = { ...process.env, ...localSecrets(root, process.env).values };
@@ -45,7 +53,8 @@ export async function quickstart(root, argv) {
       .flatMap((file) => runCli(root, env, 'automation', ['workflows', 'import', path.join(folder, file), '--account', String(account.id)]).data)
       .map((workflow) => ({ id: workflow.id, name: workflow.name, trigger: workflow.trigger }));
     const eventsUrl = `${host('EVENTS_PORT', 3001)}/v1/events`;
-    const event = JSON.stringify({ event: 'signup', email: 'ada@example.com', properties: { first_name: 'Ada', plan: 'trial' } });
+    const firstName = options['first-name'] ? { first_name: options['first-name'] } : {};
+    const event = JSON.stringify({ event: 'signup', email: user.email, properties: { ...firstName, plan: 'trial' } });
     const inbox = env.SMTP_URL ? `the mailbox behind ${env.SMTP_URL}` : `${host('INBOX_PORT', 8025)}/`;
     process.stdout.write(
       `${JSON.stringify(
@@ -56,7 +65,7 @@ export async function quickstart(root, argv) {
           workflows,
           urls: { api: `${host('GATEWAY_PORT', 3000)}/api/v1`, api_docs: `${host('GATEWAY_PORT', 3000)}/docs`, events: eventsUrl, inbox },
           try_it: `curl -sS -X POST ${eventsUrl} -H ${shellQuote(`Authorization: Bearer ${key.key}`)} -H 'Content-Type: application/json' -d ${shellQuote(event)}`,
-          then: `open ${inbox}: the welcome email to ada@example.com arrives within a second or two`,
+          then: `open ${inbox}: the welcome email to ${user.email} arrives within a second or two`,
         },
         null,
         2,

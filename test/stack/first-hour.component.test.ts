@@ -113,9 +113,17 @@ describe('the first hour, as the README tells a newcomer', () => {
     expect(stack.output()).toContain(secretsFile);
     expect(stack.output()).toMatch(/inbox +http:\/\/localhost:\d+\//);
 
+    // Without an address of their own the newcomer is told why one is needed, and nothing is made.
+    const refused = await run(process.execPath, [path.join(root, 'scripts', 'admin.mjs'), 'quickstart'], { env }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(refused?.code).toBe(2);
+    expect(refused?.stderr).toMatch(/quickstart needs --email: your own address/);
+
     const { stdout } = await run(
       process.execPath,
-      [path.join(root, 'scripts', 'admin.mjs'), 'quickstart', '--email', 'owner@example.com'],
+      [path.join(root, 'scripts', 'admin.mjs'), 'quickstart', '--email', 'owner@example.com', '--first-name', 'Ada'],
       { env },
     );
     const quickstart = JSON.parse(stdout) as Quickstart;
@@ -132,7 +140,7 @@ describe('the first hour, as the README tells a newcomer', () => {
       { timeoutMs: 15_000, intervalMs: 250, what: 'the welcome email in the local inbox' },
     );
     const message = await page(new URL(messagePath, inboxUrl).toString());
-    expect(message).toContain('ada@example.com');
+    expect(message).toContain('owner@example.com');
     const unsubscribeUrl = /<a href="(http[^"]+\/unsubscribe\/[^"]+)">/
       .exec(message)?.[1]
       ?.replace(/&amp;/g, '&');
@@ -158,11 +166,11 @@ describe('the first hour, as the README tells a newcomer', () => {
     const api = quickstart.urls.api.replace('localhost', '127.0.0.1');
     const contact = await waitFor(
       async () => {
-        const response = await fetch(`${api}/contacts?q=ada%40example.com`, {
+        const response = await fetch(`${api}/contacts?q=owner%40example.com`, {
           headers: { authorization: `Bearer ${quickstart.api_key.key}` },
         });
         const body = (await response.json()) as { data: Array<{ email: string; subscribed: boolean }> };
-        return body.data.find((candidate) => candidate.email === 'ada@example.com' && !candidate.subscribed);
+        return body.data.find((candidate) => candidate.email === 'owner@example.com' && !candidate.subscribed);
       },
       { timeoutMs: 10_000, intervalMs: 250, what: 'the contact unsubscribed over the REST API' },
     );
