@@ -4,7 +4,7 @@ import type { ClosedLoopScenario } from './bench-results';
 import type { Cleanup } from './cleanup';
 import { runClosedLoopRounds } from './closed-loop-rounds';
 import { loadTargets } from './load-targets';
-import { openLoopAtHalf } from './open-loop-at-half';
+import { hasHalfLoadRow, openLoopAtHalf } from './open-loop-at-half';
 import { checkResponses } from './response-check';
 import { seedContacts } from './seed-contacts';
 
@@ -45,12 +45,8 @@ export async function focusClosedLoop(options: FocusContext & { cleanup: Cleanup
   const last = closedLoop[scenario].at(-1);
   if (last) log(`CPU µs/request, last round: ${JSON.stringify(last.cpuMicrosPerRequest)}`);
   // The full run's latency row of the same scenario, where it has one.
-  const openLoopUrl = { getContact: stack.apiUrl, ingestEvent: stack.eventsUrl, createContact: undefined }[scenario];
-  if (openLoopUrl !== undefined) {
-    await openLoopAtHalf(
-      { settler: options.settler, seconds: config.openLoopSeconds, problems, log },
-      { name: `${targets[scenario].name}, open loop`, label: options.focus, baseUrl: openLoopUrl, closedLoopReqPerS: measured, next: () => targets[scenario].next() },
-    );
+  if (hasHalfLoadRow(scenario)) {
+    await openLoopAtHalf({ settler: options.settler, seconds: config.openLoopSeconds, targets, problems, log }, scenario, measured);
   }
   return problems;
 }

@@ -69,21 +69,9 @@ async function main(): Promise<boolean> {
         checkResponses(problems, result.scenario, result.requests, result.non2xx, result.errors);
     }
 
-    const openLoop = { settler, seconds: config.openLoopSeconds, problems, log };
-    const openGet = await openLoopAtHalf(openLoop, {
-      name: 'GET contact, open loop',
-      label: 'GET',
-      baseUrl: stack.apiUrl,
-      closedLoopReqPerS: medianReqPerS.getContact,
-      next: () => targets.getContact.next(),
-    });
-    const openEvents = await openLoopAtHalf(openLoop, {
-      name: 'POST event, open loop',
-      label: 'events',
-      baseUrl: stack.eventsUrl,
-      closedLoopReqPerS: medianReqPerS.ingestEvent,
-      next: () => targets.ingestEvent.next(),
-    });
+    const openLoop = { settler, seconds: config.openLoopSeconds, targets, problems, log };
+    const openGet = await openLoopAtHalf(openLoop, 'getContact', medianReqPerS.getContact);
+    const openEvents = await openLoopAtHalf(openLoop, 'ingestEvent', medianReqPerS.ingestEvent);
 
     // The closed and open loops sent events no workflow matches: the sign-up path (enrolment,
     // rendering, the SMTP pool's connections) runs here for the first time. A few seconds of the

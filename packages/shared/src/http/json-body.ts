@@ -65,13 +65,9 @@ export function carriesBody(headers: NodeJS.Dict<string | string[]>): boolean {
 export function jsonBody(limit: string | number = '1mb'): RequestHandler {
   const parse = express.json({ limit, strict: false, type: JSON_TYPES, verify: verifySignedBody });
   return (req, res, next) => {
-    if (carriesBody(req.headers) && !req.is(JSON_TYPES)) {
-      next(notJsonBody());
-      return;
-    }
-    if (carriesBody(req.headers) && !declaresUtf8(req.headers['content-type'] ?? '')) {
-      next(notUtf8Body());
-      return;
+    if (carriesBody(req.headers)) {
+      if (!req.is(JSON_TYPES)) return next(notJsonBody());
+      if (!declaresUtf8(req.headers['content-type'] ?? '')) return next(notUtf8Body());
     }
     parse(req, res, next);
   };

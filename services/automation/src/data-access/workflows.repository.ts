@@ -41,18 +41,21 @@ export interface TriggeredWorkflows {
   fingerprint: string[];
 }
 
+/** One workflow row's entry in a fingerprint: its id and the transaction that last wrote it. */
+const ROW_VERSION = "id::text || ':' || xmin::text";
+
 /**
  * The fingerprint of the set as a statement sees it, with `$account` and `$event` as its parameter
  * references: the enrolment compares it with the one its caller matched against.
  */
 export const triggeredFingerprintSql = (account: string, event: string) =>
-  `(SELECT coalesce(array_agg(id::text || ':' || xmin::text ORDER BY id), '{}')
+  `(SELECT coalesce(array_agg(${ROW_VERSION} ORDER BY id), '{}')
       FROM workflows WHERE account_id = ${account} AND trigger_event = ${event} AND enabled)`;
 
 export async function workflowsTriggeredBy(client: Queryable, accountId: number, event: string): Promise<TriggeredWorkflows> {
   const { rows } = await client.query<StoredWorkflow & { version: string }>({
     name: 'automation.workflows-triggered-by',
-    text: `SELECT ${COLUMNS}, id::text || ':' || xmin::text AS version
+    text: `SELECT ${COLUMNS}, ${ROW_VERSION} AS version
              FROM workflows WHERE account_id = $1 AND trigger_event = $2 AND enabled ORDER BY id`,
     values: [accountId, event],
   });
