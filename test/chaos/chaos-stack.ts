@@ -12,7 +12,7 @@ import {
   type PrivateServer,
 } from '@mailer/shared/testing';
 import { loadContactsConfig } from '../../services/contacts/src/config';
-import { startContactsService } from '../../services/contacts/src/contacts-service';
+import { startContactsService, type ContactsService } from '../../services/contacts/src/contacts-service';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGatewayService } from '../../services/gateway/src/gateway-service';
 import { createAccount } from '../../services/gateway/src/domain/create-account';
@@ -76,7 +76,7 @@ export async function startChaosStack() {
     automationDb.on('error', () => undefined);
     cleanups.push(() => automationDb.end());
 
-    const contacts = await startContactsService(loadContactsConfig(env), silent('contacts'));
+    const contacts: ContactsService = await startContactsService(loadContactsConfig(env), silent('contacts'));
     cleanups.push(() => contacts.stop());
     const gateway = await startGatewayService(
       loadGatewayConfig({

@@ -12,7 +12,7 @@ import {
 import { loadCampaignsConfig } from '../../services/campaigns/src/config';
 import { startCampaignsService } from '../../services/campaigns/src/campaigns-service';
 import { loadContactsConfig } from '../../services/contacts/src/config';
-import { startContactsService } from '../../services/contacts/src/contacts-service';
+import { startContactsService, type ContactsService } from '../../services/contacts/src/contacts-service';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGatewayService } from '../../services/gateway/src/gateway-service';
 import { createAccount } from '../../services/gateway/src/domain/create-account';
@@ -68,7 +68,7 @@ export async function startProduct(options: ProductOptions = {}) {
     OUTBOX_POLL_MS: '50',
     ...options.env,
   });
-  const contacts = await startContactsService(loadContactsConfig(shared), logger('contacts'));
+  const contacts: ContactsService = await startContactsService(loadContactsConfig(shared), logger('contacts'));
   const campaigns = await startCampaignsService(loadCampaignsConfig(shared), logger('campaigns'));
   const automation = await startAutomationService(loadAutomationConfig(shared), logger('automation'));
   const gateway = await startGatewayService(

@@ -80,3 +80,6 @@ export async function startContactsService(
       ]),
   };
 }
+
+/** A running contacts service, named so that callers' declarations can refer to it. */
+export type ContactsService = Awaited<ReturnType<typeof startContactsService>>;

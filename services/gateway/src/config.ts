@@ -19,6 +19,14 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   /** How long a retried POST /v1/events with the same `Idempotency-Key` replays the first answer. */
   IDEMPOTENCY_TTL_S: envFields.positiveInt(24 * 60 * 60),
   CONTACTS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3010'),
+  /**
+   * `in-process`: contacts' public reads (one contact, the list) are answered in this process with
+   * contacts' own code against its database (one HTTP hop less); `proxy`: every contacts request
+   * goes to CONTACTS_SERVICE_URL, for a deployment that keeps the gateway away from that database.
+   */
+  CONTACTS_READS: z.enum(['in-process', 'proxy']).default('in-process'),
+  /** Contacts' database, for the in-process reads; default: `${DB_PREFIX}contacts` on POSTGRES_URL, where contacts makes it. */
+  CONTACTS_DATABASE_URL: envFields.postgresUrl.optional(),
   CAMPAIGNS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3020'),
   AUTOMATION_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3040'),
   /** Only for the API document's `webhooks` (the event payloads); nothing is proxied to it. */

@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import { Broker, createMetricsRegistry, createPool, createRedis, emailDomainValidatorFor, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { GatewayConfig } from './config';
 
-import { gatewayDatabaseUrl, MIGRATIONS_DIR } from './database';
+import { ContactReads } from '@mailer/contacts/public-reads';
+import { contactsDatabaseUrl, gatewayDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { findCredentials } from './data-access/api-keys.repository';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { LastUsedRecorder } from './data-access/last-used-recorder';
@@ -14,6 +15,7 @@ import type { LimitSettings } from './domain/rate-limit';
 import { buildEventsListener, buildRestListener } from './entry-points/api/app';
 import { buildInternalApp } from './entry-points/internal/internal-app';
 import { UpstreamProxy } from './entry-points/api/upstream-proxy';
+import { ContactsTarget } from './entry-points/api/contacts-target';
 import { EventIngest } from './entry-points/api/event-ingest';
 import { ingestMetrics } from './entry-points/api/ingest-metrics';
 import { eventsOpenApiFragment } from './entry-points/api-docs/events-openapi';
@@ -21,6 +23,9 @@ import { ApiDocs } from './entry-points/api-docs/api-docs';
 import { accessMetrics } from './entry-points/metrics/access-metrics';
 import { AppProxy } from './entry-points/api/app-proxy';
 import { listenPublicly, publicListenerOptions } from './entry-points/public-listener';
+
+/** Connections to contacts' database for its reads: a read is one short statement. */
+const CONTACT_READS_CONNECTIONS = 10;
 
 /** An address as it stands in a URL (IPv6 in brackets). */
 const hostForUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
@@ -76,12 +81,18 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     campaigns: upstream('campaigns', config.CAMPAIGNS_SERVICE_URL),
     automation: upstream('automation', config.AUTOMATION_SERVICE_URL),
   };
+  // Contacts creates and migrates this database; until it has, the reads answer 503.
+  const contactReads =
+    config.CONTACTS_READS === 'in-process'
+      ? ContactReads.connect({ databaseUrl: contactsDatabaseUrl(config), poolSize: CONTACT_READS_CONNECTIONS, logger })
+      : undefined;
   const appProxy = new AppProxy({ url: config.WEB_SERVICE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger });
   const deps = {
     logger,
     pool,
     redis,
     upstreams,
+    contactsTarget: contactReads ? new ContactsTarget(contactReads, upstreams.contacts) : upstreams.contacts,
     events: eventIngest,
     access: {
       authenticator,
@@ -160,7 +171,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
         () => Promise.all([...Object.values(upstreams).map((proxy) => proxy.close()), appProxy.close()]),
         async () => limiter.stop(),
         () => broker.close(),
-        () => pool.end(),
+        () => Promise.all([pool.end(), contactReads?.close()]),
         async () => redis.disconnect(),
       ]),
   };

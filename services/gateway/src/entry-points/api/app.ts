@@ -22,6 +22,8 @@ export interface GatewayAppDeps {
   /** The account app (services/web): /app and /settings are its pages. */
   appProxy: AppProxy;
   upstreams: { contacts: UpstreamProxy; campaigns: UpstreamProxy; automation: UpstreamProxy };
+  /** The keyed contacts prefix on the lane: contacts' reads in this process and the proxy, or the proxy alone (CONTACTS_READS). */
+  contactsTarget: LaneTarget;
   /** `POST /v1/events`, answered in this process. */
   events: EventIngest;
   /** Addresses (or CIDR ranges) of proxies whose X-Forwarded-For is believed; empty: the socket address. */
@@ -71,7 +73,7 @@ function withProxyLane(app: Express, deps: GatewayAppDeps, guardedPrefix: string
 /** What the REST port listens with: the proxied API on the lane, the rest through `buildRestApp`. */
 export function buildRestListener(deps: GatewayAppDeps): RequestListener {
   return withProxyLane(buildRestApp(deps), deps, '/api/v1', [
-    ['/api/v1/contacts', deps.upstreams.contacts],
+    ['/api/v1/contacts', deps.contactsTarget],
     ['/api/v1/campaigns', deps.upstreams.campaigns],
   ]);
 }

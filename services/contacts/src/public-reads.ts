@@ -1,0 +1,126 @@
+import { parse as parseQueryString } from 'node:querystring';
+import type { Logger } from 'pino';
+import {
+  AppError,
+  CommonErrorCodes,
+  commonStatusByCode,
+  createPool,
+  errorAnswer,
+  logFailedRequest,
+  type JsonAnswer,
+  type Pool,
+} from '@mailer/shared';
+import { contactStatusByCode } from './domain/contact.errors';
+import { getContact, listContactPage } from './domain/read-contacts';
+import { contactId } from './entry-points/api/contact-answers';
+import { contactPageResource, contactResource } from './entry-points/api/contact-response';
+import { parseListQuery } from './entry-points/api/list-query';
+
+const LIST_PATH = '/api/v1/contacts';
+
+/** Postgres: the database or a table does not exist yet (contacts has not created or migrated it). */
+const NOT_MIGRATED = new Set(['3D000', '42P01']);
+
+export interface ContactReadsOptions {
+  /** Contacts' own database (the one its migrations write). */
+  databaseUrl: string;
+  /** Connections this process may hold to it. */
+  poolSize: number;
+  logger: Logger;
+}
+
+/**
+ * Contacts' public reads (`GET /api/v1/contacts` and `GET /api/v1/contacts/:id`) for the gateway to
+ * answer in its own process, right after its key check and limits: a read then costs no second
+ * HTTP hop and no second process (docs/decisions.md, "Session 32"). The code, the queries, the pool
+ * and the database are contacts' own; contacts keeps owning and migrating its tables, and serves
+ * every other request (the writes publish facts through its outbox). The answers are those the
+ * contacts service gives for the same request, errors included.
+ */
+export class ContactReads {
+  private readonly statusByCode = { ...commonStatusByCode, ...contactStatusByCode };
+
+  private constructor(
+    private readonly pool: Pool,
+    private readonly logger: Logger,
+  ) {}
+
+  static connect(options: ContactReadsOptions): ContactReads {
+    return new ContactReads(
+      createPool(options.databaseUrl, options.logger, { max: options.poolSize }),
+      options.logger,
+    );
+  }
+
+  /**
+   * Whether `GET url` is one of the reads, its path exactly as written. Any other form (encoded, a
+   * trailing slash, a deeper path) is left to the contacts service, which answers it.
+   */
+  serves(url: string): boolean {
+    return readOf(url) !== undefined;
+  }
+
+  /** The answer to `GET url` (one `serves` takes) for `accountId`. Never rejects: a failure is its error answer. */
+  answer(accountId: number, url: string): Promise<JsonAnswer> {
+    const read = readOf(url);
+    if (read === undefined) throw new Error(`not a contacts read: ${url}`);
+    return this.settle(read.path, () =>
+      read.id === undefined
+        ? // The contacts service parses queries with Express's 'simple' parser, which is this one.
+          this.list(accountId, parseQueryString(read.query))
+        : this.show(accountId, read.id),
+    );
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+
+  private async show(accountId: number, rawId: string): Promise<JsonAnswer> {
+    const contact = await getContact(this.pool, accountId, contactId(rawId));
+    return { status: 200, body: { data: contactResource(contact) } };
+  }
+
+  private async list(accountId: number, rawQuery: Record<string, unknown>): Promise<JsonAnswer> {
+    const query = parseListQuery(rawQuery);
+    const filter = {
+      accountId,
+      q: query.q,
+      subscribed: query.subscribed,
+      bounced: query.bounced,
+      tag: query.tag,
+    };
+    const page = await listContactPage(this.pool, filter, query.page, query.perPage);
+    return { status: 200, body: contactPageResource(page) };
+  }
+
+  private async settle(path: string, read: () => Promise<JsonAnswer>): Promise<JsonAnswer> {
+    try {
+      return await read();
+    } catch (error) {
+      const failure = errorAnswer(notYetMigratedAsUnavailable(error), this.statusByCode);
+      logFailedRequest(this.logger, failure.status, error, 'GET', path);
+      return { status: failure.status, body: failure.body, headers: failure.headers };
+    }
+  }
+}
+
+/** The list (no id) or one contact, from a request target; undefined for any other path. */
+function readOf(url: string): { path: string; id?: string; query: string } | undefined {
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const query = queryAt === -1 ? '' : url.slice(queryAt + 1);
+  if (path === LIST_PATH) return { path, query };
+  const id = path.startsWith(`${LIST_PATH}/`) ? path.slice(LIST_PATH.length + 1) : '';
+  if (id === '' || id.includes('/') || id.includes('%')) return undefined;
+  return { path, id, query };
+}
+
+/** Before contacts has made its database the reads are unavailable, as the service itself would be. */
+function notYetMigratedAsUnavailable(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !NOT_MIGRATED.has(code)) return error;
+  return new AppError(CommonErrorCodes.UNAVAILABLE, 'service temporarily unavailable').withHeaders({
+    'Retry-After': '5',
+  });
+}
