@@ -14,6 +14,9 @@ import { startProduct, type Product } from './stack-harness';
  * stack (issue #20's workflow journey, issue #19's campaign journey), and what another account's
  * user reaches of them: nothing.
  */
+
+/** A whole flow in a real browser: about 25 s alone on a slow two-core machine, more in the full run. */
+const BROWSER_FLOW_TIMEOUT_MS = 90_000;
 describe('account app: workflows, activity and campaigns', () => {
   let product: Product;
   let browser: Browser;
@@ -173,7 +176,7 @@ describe('account app: workflows, activity and campaigns', () => {
       `Welcome ${run}`,
       [`/app/workflows/${workflowId}/enable`, `/app/workflows/${workflowId}/disable`, `/app/workflows/${workflowId}`, `/app/workflows/${workflowId}/steps/step-1/test`],
     );
-  });
+  }, BROWSER_FLOW_TIMEOUT_MS);
 
   it('composes, previews, test-sends, approves and sends a campaign, watches its progress reach sent, and opens the per-recipient outcomes (issue #19)', async () => {
     const a = await product.anAccountWithKey();
@@ -320,5 +323,5 @@ describe('account app: workflows, activity and campaigns', () => {
       `Launch ${run}`,
       [`/app/campaigns/${campaignId}/approve`, `/app/campaigns/${campaignId}/pause`, `/app/campaigns/${campaignId}/cancel`, `/app/campaigns/${campaignId}/retry-failed`, `/app/campaigns/${campaignId}/test`, `/app/campaigns/${campaignId}`],
     );
-  });
+  }, BROWSER_FLOW_TIMEOUT_MS);
 });
