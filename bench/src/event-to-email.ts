@@ -59,10 +59,12 @@ export async function measureEventToEmail(options: {
         properties: { first_name: `User${index}`, plan: 'trial' },
       }),
     }),
-    ({ index, status, scheduledAtMs, answeredAtMs }) => {
-      if (status < 200 || status > 299) return;
-      scheduledAt.set(email(index), scheduledAtMs);
-      answeredAt.set(email(index), answeredAtMs);
+    {
+      onResponse: ({ index, status, scheduledAtMs, answeredAtMs }) => {
+        if (status < 200 || status > 299) return;
+        scheduledAt.set(email(index), scheduledAtMs);
+        answeredAt.set(email(index), answeredAtMs);
+      },
     },
   );
   await arrivals.waitFor(scheduledAt.size, options.stragglerWaitMs);

@@ -61,17 +61,30 @@ function send(agent: http.Agent, base: URL, spec: HttpRequestSpec): Promise<numb
  * real users), and measures each latency from that scheduled time, so time spent queued behind a
  * slow response is counted (no coordinated omission). Sockets are kept alive and never run out.
  */
+export interface OpenLoopOptions {
+  /** Told of each answered request (the event -> email run times each sign-up from it). */
+  onResponse?: (response: OpenLoopResponse) => void;
+  /** Sockets kept from an earlier loop (the caller destroys it); by default the loop opens its own. */
+  agent?: http.Agent;
+}
+
+/** The open loop's keep-alive pool. */
+export function openLoopAgent(): http.Agent {
+  // A timeout makes the agent honour the server's `Keep-Alive: timeout=N` (Node ignores the hint
+  // without one) and close an idle socket a second before the gateway does: a request written to
+  // a socket the server is closing at that moment fails with ECONNRESET (3 of 8,000 in one run).
+  return new http.Agent({ keepAlive: true, maxSockets: 1024, timeout: REQUEST_TIMEOUT_MS });
+}
+
 export async function runOpenLoop(
   baseUrl: string,
   ratePerS: number,
   seconds: number,
   next: (index: number) => HttpRequestSpec,
-  onResponse: (response: OpenLoopResponse) => void = () => undefined,
+  options: OpenLoopOptions = {},
 ): Promise<OpenLoopResult> {
-  // A timeout makes the agent honour the server's `Keep-Alive: timeout=N` (Node ignores the hint
-  // without one) and close an idle socket a second before the gateway does: a request written to
-  // a socket the server is closing at that moment fails with ECONNRESET (3 of 8,000 in one run).
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024, timeout: REQUEST_TIMEOUT_MS });
+  const { onResponse = () => undefined } = options;
+  const agent = options.agent ?? openLoopAgent();
   const base = new URL(baseUrl);
   const total = Math.max(1, Math.round(ratePerS * seconds));
   const intervalMs = 1000 / ratePerS;
@@ -109,7 +122,7 @@ export async function runOpenLoop(
       );
   }
   await Promise.all(inFlight);
-  agent.destroy();
+  if (options.agent === undefined) agent.destroy();
   return {
     ratePerS,
     sent: total,
