@@ -152,6 +152,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     postgres: databaseUrl,
     redis: config.REDIS_URL,
     contacts: config.CONTACTS_SERVICE_URL,
+    ...(contactReads ? { 'contacts reads': contactsDatabaseUrl(config) } : {}),
     campaigns: config.CAMPAIGNS_SERVICE_URL,
     rabbitmq: config.AMQP_URL,
     automation: config.AUTOMATION_SERVICE_URL,
