@@ -184,6 +184,17 @@ describe('Broker', () => {
     }
   });
 
+  it('leaves no connection open when closed while it was still connecting', async () => {
+    const sockets = () => process.getActiveResourcesInfo().filter((resource) => resource === 'TCPSocketWrap').length;
+    const before = sockets();
+    const stopped = Broker.start({ url: amqpUrl, logger, connectionName: 'stopped-while-connecting', namespace });
+    await stopped.close();
+    expect(stopped.isConnected()).toBe(false);
+    // A connection that completed after close would still hold its socket here.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sockets()).toBe(before);
+  });
+
   it('refuses a publish at once while the broker is unreachable', async () => {
     const offline = Broker.start({ url: 'amqp://guest:guest@127.0.0.1:1', logger, connectionName: 'offline' });
     try {

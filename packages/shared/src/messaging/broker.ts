@@ -191,11 +191,13 @@ export class Broker {
   async close(deadlineMs = 8000): Promise<void> {
     this.closing = true;
     await Promise.all(this.consumers.map((consumer) => consumer.stop(deadlineMs)));
+    // A connection still being made is awaited first: read before it, it would be missed and stay
+    // open after close (a service stopped while it was connecting kept its socket).
+    await this.connecting;
     const connection = this.connection;
     this.connection = undefined;
     this.publishChannel = undefined;
     await connection?.close().catch(() => undefined);
-    await this.connecting;
   }
 
   private async connectLoop(): Promise<void> {
