@@ -37,14 +37,15 @@ export async function openLoopAtHalf(options: OpenLoopAtHalfOptions, scenario: H
   const label = `open loop ${HALF_LOAD_LABELS[scenario]} at ${ratePerS}/s`;
   await options.settler.before(name);
   const agent = openLoopAgent();
-  try {
-    const warmUp = await runOpenLoop(target.baseUrl, ratePerS, WARM_UP_SECONDS, () => target.next(), { agent });
-    checkResponses(options.problems, `${name} (warm-up)`, warmUp.sent - warmUp.errors, warmUp.non2xx, warmUp.errors);
-    options.log(`${label}, warm-up ${WARM_UP_SECONDS} s (not counted): p50 ${warmUp.p50Ms.toFixed(1)} ms, p99 ${warmUp.p99Ms.toFixed(1)} ms`);
-    const result = await runOpenLoop(target.baseUrl, ratePerS, options.seconds, () => target.next(), { agent });
-    checkResponses(options.problems, name, result.sent - result.errors, result.non2xx, result.errors);
-    options.log(`${label}: p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(result.errorKinds)}`);
+  const run = async (seconds: number, suffix = '') => {
+    const result = await runOpenLoop(target.baseUrl, ratePerS, seconds, () => target.next(), { agent });
+    checkResponses(options.problems, `${name}${suffix}`, result.sent - result.errors, result.non2xx, result.errors);
+    options.log(`${label}${suffix}: p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(result.errorKinds)}`);
     return result;
+  };
+  try {
+    await run(WARM_UP_SECONDS, ` (warm-up ${WARM_UP_SECONDS} s, not counted)`);
+    return await run(options.seconds);
   } finally {
     agent.destroy();
   }

@@ -11,10 +11,10 @@ import {
   type Pool,
 } from '@mailer/shared';
 import { contactStatusByCode } from './domain/contact.errors';
-import { getContact, listContactPage } from './domain/read-contacts';
-import { contactId } from './entry-points/api/contact-answers';
-import { contactPageResource, contactResource } from './entry-points/api/contact-response';
-import { parseListQuery } from './entry-points/api/list-query';
+import { contactReadAnswers } from './entry-points/api/contact-answers';
+
+/** Where contacts' database is (it creates and migrates it there); the host of the reads connects to it. */
+export { contactsDatabaseUrl } from './database';
 
 const LIST_PATH = '/api/v1/contacts';
 
@@ -39,11 +39,14 @@ export interface ContactReadsOptions {
  */
 export class ContactReads {
   private readonly statusByCode = { ...commonStatusByCode, ...contactStatusByCode };
+  private readonly answers: ReturnType<typeof contactReadAnswers>;
 
   private constructor(
     private readonly pool: Pool,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.answers = contactReadAnswers(pool);
+  }
 
   static connect(options: ContactReadsOptions): ContactReads {
     return new ContactReads(
@@ -53,45 +56,24 @@ export class ContactReads {
   }
 
   /**
-   * Whether `GET url` is one of the reads, its path exactly as written. Any other form (encoded, a
-   * trailing slash, a deeper path) is left to the contacts service, which answers it.
+   * The read `GET url` is, for the account to give it; undefined for any other path, or a read's
+   * path in another form (encoded, a trailing slash), which the contacts service answers. The read
+   * never rejects: a failure is its error answer.
    */
-  serves(url: string): boolean {
-    return readOf(url) !== undefined;
-  }
-
-  /** The answer to `GET url` (one `serves` takes) for `accountId`. Never rejects: a failure is its error answer. */
-  answer(accountId: number, url: string): Promise<JsonAnswer> {
+  readFor(url: string): ((accountId: number) => Promise<JsonAnswer>) | undefined {
     const read = readOf(url);
-    if (read === undefined) throw new Error(`not a contacts read: ${url}`);
-    return this.settle(read.path, () =>
-      read.id === undefined
-        ? // The contacts service parses queries with Express's 'simple' parser, which is this one.
-          this.list(accountId, parseQueryString(read.query))
-        : this.show(accountId, read.id),
-    );
+    if (read === undefined) return undefined;
+    const { path, id, query } = read;
+    return (accountId) =>
+      this.settle(path, () =>
+        id === undefined
+          ? this.answers.list(accountId, parseQueryString(query))
+          : this.answers.show(accountId, id),
+      );
   }
 
   close(): Promise<void> {
     return this.pool.end();
-  }
-
-  private async show(accountId: number, rawId: string): Promise<JsonAnswer> {
-    const contact = await getContact(this.pool, accountId, contactId(rawId));
-    return { status: 200, body: { data: contactResource(contact) } };
-  }
-
-  private async list(accountId: number, rawQuery: Record<string, unknown>): Promise<JsonAnswer> {
-    const query = parseListQuery(rawQuery);
-    const filter = {
-      accountId,
-      q: query.q,
-      subscribed: query.subscribed,
-      bounced: query.bounced,
-      tag: query.tag,
-    };
-    const page = await listContactPage(this.pool, filter, query.page, query.perPage);
-    return { status: 200, body: contactPageResource(page) };
   }
 
   private async settle(path: string, read: () => Promise<JsonAnswer>): Promise<JsonAnswer> {

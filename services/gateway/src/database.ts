@@ -3,7 +3,6 @@ import { serviceDatabaseUrl } from '@mailer/shared';
 import type { GatewayConfig } from './config';
 
 type DatabaseSettings = Pick<GatewayConfig, 'DATABASE_URL' | 'POSTGRES_URL' | 'DB_PREFIX'>;
-type ContactsDatabaseSettings = Pick<GatewayConfig, 'CONTACTS_DATABASE_URL' | 'POSTGRES_URL' | 'DB_PREFIX'>;
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
@@ -15,11 +14,3 @@ export const gatewayDatabaseUrl = (config: DatabaseSettings) =>
     dbPrefix: config.DB_PREFIX,
   });
 
-/** Contacts' database, which contacts creates and migrates: the gateway only reads it (ContactReads). */
-export const contactsDatabaseUrl = (config: ContactsDatabaseSettings) =>
-  serviceDatabaseUrl({
-    service: 'contacts',
-    databaseUrl: config.CONTACTS_DATABASE_URL,
-    postgresUrl: config.POSTGRES_URL,
-    dbPrefix: config.DB_PREFIX,
-  });

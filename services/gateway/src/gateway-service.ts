@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import { Broker, createMetricsRegistry, createPool, createRedis, emailDomainValidatorFor, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { GatewayConfig } from './config';
 
-import { ContactReads } from '@mailer/contacts/public-reads';
-import { contactsDatabaseUrl, gatewayDatabaseUrl, MIGRATIONS_DIR } from './database';
+import { ContactReads, contactsDatabaseUrl } from '@mailer/contacts/public-reads';
+import { gatewayDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { findCredentials } from './data-access/api-keys.repository';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
 import { LastUsedRecorder } from './data-access/last-used-recorder';
@@ -82,10 +82,13 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     automation: upstream('automation', config.AUTOMATION_SERVICE_URL),
   };
   // Contacts creates and migrates this database; until it has, the reads answer 503.
-  const contactReads =
+  const contactReadsUrl =
     config.CONTACTS_READS === 'in-process'
-      ? ContactReads.connect({ databaseUrl: contactsDatabaseUrl(config), poolSize: CONTACT_READS_CONNECTIONS, logger })
+      ? contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX })
       : undefined;
+  const contactReads = contactReadsUrl
+    ? ContactReads.connect({ databaseUrl: contactReadsUrl, poolSize: CONTACT_READS_CONNECTIONS, logger })
+    : undefined;
   const appProxy = new AppProxy({ url: config.WEB_SERVICE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger });
   const deps = {
     logger,
@@ -152,7 +155,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     postgres: databaseUrl,
     redis: config.REDIS_URL,
     contacts: config.CONTACTS_SERVICE_URL,
-    ...(contactReads ? { 'contacts reads': contactsDatabaseUrl(config) } : {}),
+    'contacts reads': contactReadsUrl,
     campaigns: config.CAMPAIGNS_SERVICE_URL,
     rabbitmq: config.AMQP_URL,
     automation: config.AUTOMATION_SERVICE_URL,

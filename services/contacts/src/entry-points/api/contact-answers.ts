@@ -2,10 +2,11 @@ import type { z } from 'zod';
 import { bodyObject, notFound, zodMessages, type JsonAnswer, type Pool } from '@mailer/shared';
 import { invalidContact } from '../../domain/contact.errors';
 import { createContact, type ContactUseCaseDeps } from '../../domain/create-contact';
-import { assertContactExists, getContact } from '../../domain/read-contacts';
+import { assertContactExists, getContact, listContactPage } from '../../domain/read-contacts';
 import { updateContactFields } from '../../domain/update-contact';
 import { contactChangesSchema, newContactSchema } from './contact.schemas';
-import { contactResource } from './contact-response';
+import { contactPageResource, contactResource } from './contact-response';
+import { parseListQuery } from './list-query';
 
 export type ContactAnswerDeps = ContactUseCaseDeps & { pool: Pool };
 
@@ -45,14 +46,30 @@ function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 }
 
 /**
+ * The read answers, whichever process serves them (this service's routes, or the gateway through
+ * `public-reads`): `rawId` is the path segment as sent, `rawQuery` the query string as Express's
+ * 'simple' parser (node:querystring) gives it.
+ */
+export const contactReadAnswers = (pool: Pool) => ({
+  async show(accountId: number, rawId: string | undefined): Promise<JsonAnswer> {
+    const contact = await getContact(pool, accountId, contactId(rawId));
+    return { status: 200, body: { data: contactResource(contact) } };
+  },
+
+  async list(accountId: number, rawQuery: Record<string, unknown>): Promise<JsonAnswer> {
+    const query = parseListQuery(rawQuery);
+    const filter = { accountId, q: query.q, subscribed: query.subscribed, bounced: query.bounced, tag: query.tag };
+    const page = await listContactPage(pool, filter, query.page, query.perPage);
+    return { status: 200, body: contactPageResource(page) };
+  },
+});
+
+/**
  * One contact's API answers, whichever end serves the request (the hot routes or the Express
  * router): `rawId` is the path segment as sent, `body` the parsed JSON.
  */
 export const contactAnswers = (deps: ContactAnswerDeps) => ({
-  async show(accountId: number, rawId: string | undefined): Promise<JsonAnswer> {
-    const contact = await getContact(deps.pool, accountId, contactId(rawId));
-    return { status: 200, body: { data: contactResource(contact) } };
-  },
+  ...contactReadAnswers(deps.pool),
 
   async create(accountId: number, body: unknown): Promise<JsonAnswer> {
     const input = parse(newContactSchema, contactFields(body));

@@ -1,10 +1,7 @@
 import { Router, type Response } from 'express';
 import { identityOf, jsonBody, methodNotAllowed, type HotRoutes, type JsonAnswer } from '@mailer/shared';
 import { removeContact } from '../../domain/delete-contact';
-import { listContactPage } from '../../domain/read-contacts';
 import { contactAnswers, contactId, type ContactAnswerDeps } from './contact-answers';
-import { contactPageResource } from './contact-response';
-import { parseListQuery } from './list-query';
 
 /** A contact body is small: its fields' own limits (docs/api.md) fit well inside this. */
 export const CONTACT_BODY_LIMIT_BYTES = 64 * 1024;
@@ -29,15 +26,7 @@ export function contactsRoutes(deps: ContactAnswerDeps): Router {
   router
     .route('/')
     .get(async (req, res) => {
-      const query = parseListQuery(req.query);
-      const { accountId } = identityOf(res);
-      const page = await listContactPage(
-        deps.pool,
-        { accountId, q: query.q, subscribed: query.subscribed, bounced: query.bounced, tag: query.tag },
-        query.page,
-        query.perPage,
-      );
-      res.json(contactPageResource(page));
+      send(res, await answers.list(identityOf(res).accountId, req.query));
     })
     .post(async (req, res) => {
       send(res, await answers.create(identityOf(res).accountId, req.body));

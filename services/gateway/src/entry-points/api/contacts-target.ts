@@ -16,13 +16,12 @@ export class ContactsTarget implements LaneTarget {
 
   async forward(req: IncomingMessage, res: ServerResponse, request: ForwardedRequest): Promise<void> {
     const { accountId, path } = request;
-    if (req.method !== 'GET' || accountId === undefined || !this.reads.serves(path)) {
-      return this.proxy.forward(req, res, request);
-    }
+    const read = req.method === 'GET' ? this.reads.readFor(path) : undefined;
+    if (read === undefined || accountId === undefined) return this.proxy.forward(req, res, request);
     const answer = await withSpan(
       'contacts read',
       { [SERVICE_ATTRIBUTE]: 'contacts', 'http.request.method': 'GET' },
-      () => this.reads.answer(accountId, path),
+      () => read(accountId),
     );
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     sendJson(res, answer.status, answer.body);
