@@ -11,6 +11,9 @@ import {
   emailDomainValidatorFor,
   inboxPruner,
   type ConsumeOutcome,
+  type Pool,
+  type Registry,
+  type WakeableLoop,
 } from '@mailer/shared';
 import type { ContactsConfig } from './config';
 import { contactsDatabaseUrl, MIGRATIONS_DIR } from './database';
@@ -24,12 +27,28 @@ export interface ContactsServiceHooks {
   onMessageOutcome?: (queue: string, outcome: ConsumeOutcome, messageId: string | undefined) => void;
 }
 
+/**
+ * A running contacts service. Spelled out rather than inferred: the gateway reaches contacts' code
+ * through the package (`@mailer/contacts/public-reads`) and the tests through its sources, and a
+ * declaration that had to name `OutboxRelay` by one of those two paths could not be emitted.
+ */
+export interface ContactsService {
+  url: string;
+  pool: Pool;
+  broker: Broker;
+  /** Prunes the inbox now and then; `wake()` runs it at once. */
+  inbox: WakeableLoop;
+  relay: OutboxRelay;
+  metrics: Registry;
+  stop(): Promise<void>;
+}
+
 /** Composition root: migrate, connect, serve HTTP, consume, relay the outbox. Returns a graceful stop. */
 export async function startContactsService(
   config: ContactsConfig,
   logger: Logger,
   hooks: ContactsServiceHooks = {},
-) {
+): Promise<ContactsService> {
   const databaseUrl = contactsDatabaseUrl(config);
   // One registry per instance: two services in one test process keep separate numbers.
   const metrics = createMetricsRegistry('contacts');
@@ -65,7 +84,6 @@ export async function startContactsService(
     url: server.url,
     pool,
     broker,
-    /** Prunes the inbox now and then; `wake()` runs it at once. */
     inbox,
     relay,
     metrics,
@@ -80,6 +98,3 @@ export async function startContactsService(
       ]),
   };
 }
-
-/** A running contacts service, named so that callers' declarations can refer to it. */
-export type ContactsService = Awaited<ReturnType<typeof startContactsService>>;
