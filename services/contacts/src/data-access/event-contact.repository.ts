@@ -1,4 +1,4 @@
-import { contactCreatedV1, currentTraceparent, type MessageOf } from '@mailer/shared';
+import { contactCreatedV1, type MessageOf } from '@mailer/shared';
 import { emailKey } from '@mailer/shared';
 import type { ContactRow, SuppressionReason } from '../domain/contact';
 import { CONTACT_COLUMNS, tagsOfContact } from './contacts.repository';
@@ -7,9 +7,22 @@ import type { Queryable } from './queryable';
 
 export type EventContact = ContactRow & { tags: string[]; suppression: SuppressionReason | null };
 
+/** One product event as the statement below takes it. */
+export interface EventContactInput {
+  messageKey: string;
+  accountId: number;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  /** The `contact.created.v1` payload validated in JS; the statement fills in what it cannot know. */
+  fact: MessageOf<typeof contactCreatedV1>;
+  /** The trace context of the message the event came in, for the fact. */
+  traceparent: string | null;
+}
+
 /**
- * The two common cases of a product event in one statement (one round trip, atomic without
- * BEGIN/COMMIT), each with the message's inbox row:
+ * The two common cases of a product event, for a batch of events in one statement (one round trip
+ * and one commit for all of them, atomic without BEGIN/COMMIT), each with its message's inbox row:
  * - the address is new to the account: the contact is created (source "event", subscribed unless
  *   the address is on the account's suppression list) with its `contact.created.v1` fact;
  * - the contact exists and the event would not change it (it has the names the event carries):
@@ -17,67 +30,86 @@ export type EventContact = ContactRow & { tags: string[]; suppression: Suppressi
  * Either comes back with its address's standing suppression, for the enriched event. A message
  * applied before reads the contact as it stands, as the general path does. The existing contact is
  * looked for before any insert is tried, so an event for a known address burns no identity value.
- * `fact` is the payload validated in JS; the statement fills in the id, creation time, `subscribed`
- * and `suppression` it cannot know.
- * Resolves to undefined, having written nothing, when the caller must take the general path: the
- * event would fill in a name, the account wants double opt-in for a new contact, the message was
- * seen before and its contact is gone, or another transaction created the address meanwhile.
+ * The answers are in the events' order; an event answered undefined had nothing written for it,
+ * and its caller must take the general path: the event would fill in a name, the account wants
+ * double opt-in for a new contact, the message was seen before and its contact is gone, or another
+ * transaction created the address meanwhile.
+ * The events must name distinct messages and distinct addresses of an account: the statement
+ * cannot see its own inserts, so a second event for an address created in it would not find it.
+ * Each lookup is a lateral subquery with LIMIT 1, which the planner cannot turn into a hash join:
+ * a plan cached while the inbox table was small would otherwise scan all of it for every batch.
  */
-export async function createOrReadUnchangedContactForEvent(
+export async function createOrReadUnchangedContactsForEvents(
   db: Queryable,
-  messageKey: string,
-  accountId: number,
-  event: { email: string; first_name: string | null; last_name: string | null },
-  fact: MessageOf<typeof contactCreatedV1>,
-): Promise<EventContact | undefined> {
-  const { rows } = await db.query<EventContact>({
-    name: 'contacts.create-or-read-unchanged-for-event',
-    text: `WITH seen AS (
-       SELECT 1 FROM processed_messages WHERE message_id = $1),
+  events: readonly EventContactInput[],
+): Promise<Array<EventContact | undefined>> {
+  const { rows } = await db.query<EventContact & { n: string }>({
+    name: 'contacts.create-or-read-unchanged-for-events',
+    text: `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+         WITH ORDINALITY AS i(message_key, account_id, email, first_name, last_name, fact, traceparent, email_key, n)),
+     seen AS (
+       SELECT input.n FROM input,
+              LATERAL (SELECT 1 FROM processed_messages WHERE message_id = input.message_key LIMIT 1) found),
      existing AS (
-       SELECT ${CONTACT_COLUMNS} FROM contacts WHERE account_id = $2 AND lower(email) = lower($3)),
+       SELECT input.n, found.* FROM input,
+              LATERAL (SELECT ${CONTACT_COLUMNS} FROM contacts
+                        WHERE account_id = input.account_id AND lower(email) = lower(input.email) LIMIT 1) found),
      unchanged AS (
-       SELECT * FROM existing
-        WHERE EXISTS (SELECT 1 FROM seen)
-           OR NOT (($4::text IS NOT NULL AND coalesce(first_name, '') = '')
-                OR ($5::text IS NOT NULL AND coalesce(last_name, '') = ''))),
+       SELECT existing.* FROM existing JOIN input USING (n)
+        WHERE existing.n IN (SELECT n FROM seen)
+           OR NOT ((input.first_name IS NOT NULL AND coalesce(existing.first_name, '') = '')
+                OR (input.last_name IS NOT NULL AND coalesce(existing.last_name, '') = ''))),
      suppressed AS (
-       SELECT reason FROM suppressions WHERE account_id = $2 AND address = $9 AND lifted_at IS NULL),
+       SELECT input.n, found.reason FROM input,
+              LATERAL (SELECT reason FROM suppressions
+                        WHERE account_id = input.account_id AND address = input.email_key AND lifted_at IS NULL LIMIT 1) found),
      created AS (
        INSERT INTO contacts (account_id, email, first_name, last_name, subscribed, source, custom_properties)
-       SELECT $2, $3, $4, $5, NOT EXISTS (SELECT 1 FROM suppressed), 'event', '{}'::jsonb
-        WHERE NOT EXISTS (SELECT 1 FROM seen)
-          AND NOT EXISTS (SELECT 1 FROM existing)
-          AND NOT EXISTS (SELECT 1 FROM double_opt_in_settings WHERE account_id = $2 AND enabled)
+       SELECT input.account_id, input.email, input.first_name, input.last_name,
+              NOT EXISTS (SELECT 1 FROM suppressed WHERE suppressed.n = input.n), 'event', '{}'::jsonb
+         FROM input
+        WHERE input.n NOT IN (SELECT n FROM seen)
+          AND input.n NOT IN (SELECT n FROM existing)
+          AND NOT EXISTS (SELECT 1 FROM double_opt_in_settings WHERE account_id = input.account_id AND enabled)
+        ORDER BY input.n
        ON CONFLICT (account_id, lower(email)) DO NOTHING
        RETURNING ${CONTACT_COLUMNS}),
+     created_by_event AS (
+       SELECT input.n, created.*
+         FROM created JOIN input ON input.account_id = created.account_id AND lower(input.email) = lower(created.email)),
      inbox AS (
        INSERT INTO processed_messages (message_id)
-       SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM seen)
-                   AND (EXISTS (SELECT 1 FROM created) OR EXISTS (SELECT 1 FROM unchanged))
+       SELECT input.message_key FROM input
+        WHERE input.n NOT IN (SELECT n FROM seen)
+          AND (input.n IN (SELECT n FROM created_by_event) OR input.n IN (SELECT n FROM unchanged))
        ON CONFLICT DO NOTHING),
      fact AS (
        INSERT INTO outbox (message_type, payload, trace_context)
-       SELECT $6, jsonb_set(jsonb_set(jsonb_set(jsonb_set($7::jsonb, '{contact,id}', to_jsonb(created.id)),
-                              '{contact,subscribed}', to_jsonb(created.subscribed)),
-                            '{contact,suppression}', coalesce((SELECT to_jsonb(reason) FROM suppressed), 'null'::jsonb)),
-                          '{occurred_at}', to_jsonb(${ISO_MILLIS_UTC('created.created_at')})),
-              $8
-         FROM created)
-     SELECT created.*, '{}'::text[] AS tags, (SELECT reason FROM suppressed) AS suppression FROM created
+       SELECT $9, jsonb_set(jsonb_set(jsonb_set(jsonb_set(input.fact::jsonb, '{contact,id}', to_jsonb(c.id)),
+                              '{contact,subscribed}', to_jsonb(c.subscribed)),
+                            '{contact,suppression}', coalesce((SELECT to_jsonb(reason) FROM suppressed WHERE suppressed.n = c.n), 'null'::jsonb)),
+                          '{occurred_at}', to_jsonb(${ISO_MILLIS_UTC('c.created_at')})),
+              input.traceparent
+         FROM created_by_event c JOIN input USING (n)
+        ORDER BY n)
+     SELECT c.*, '{}'::text[] AS tags, (SELECT reason FROM suppressed WHERE suppressed.n = c.n) AS suppression
+       FROM created_by_event c
      UNION ALL
-     SELECT unchanged.*, ${tagsOfContact('unchanged')}, (SELECT reason FROM suppressed) FROM unchanged`,
+     SELECT u.*, ${tagsOfContact('u')}, (SELECT reason FROM suppressed WHERE suppressed.n = u.n) FROM unchanged u`,
     values: [
-      messageKey,
-      accountId,
-      event.email,
-      event.first_name,
-      event.last_name,
+      events.map((event) => event.messageKey),
+      events.map((event) => event.accountId),
+      events.map((event) => event.email),
+      events.map((event) => event.first_name),
+      events.map((event) => event.last_name),
+      events.map((event) => JSON.stringify(contactCreatedV1.schema.parse(event.fact))),
+      events.map((event) => event.traceparent),
+      events.map((event) => emailKey(event.email)),
       contactCreatedV1.type,
-      JSON.stringify(contactCreatedV1.schema.parse(fact)),
-      currentTraceparent(),
-      emailKey(event.email),
     ],
   });
-  return rows[0];
+  const answers = new Array<EventContact | undefined>(events.length).fill(undefined);
+  for (const { n, ...contact } of rows) answers[Number(n) - 1] = contact;
+  return answers;
 }

@@ -1,4 +1,5 @@
 import {
+  currentTraceparent,
   normaliseEmail,
   PoisonMessageError,
   productEventEnrichedV1,
@@ -17,11 +18,11 @@ import {
   type ContactChanges,
 } from '../data-access/contacts.repository';
 import { doubleOptInEnabled } from '../data-access/double-opt-in.repository';
-import { createOrReadUnchangedContactForEvent } from '../data-access/event-contact.repository';
 import { claimMessage } from '../data-access/processed-messages.repository';
 import { standingSuppression } from '../data-access/suppressions.repository';
 import { tagsOf } from '../data-access/tags.repository';
 import { contactFacts } from './contact-facts';
+import type { EventContactBatches } from './event-contact-batches';
 import { requestConfirmation, startPending } from './double-opt-in';
 import { snapshotOf, withTags, type Contact, type ContactRow, type SuppressionReason } from './contact';
 
@@ -85,19 +86,31 @@ type EnrichedContact = { contact: Contact; suppression: SuppressionReason | null
 
 /**
  * A new contact or one the event leaves as it is (the common cases: a sign-up, an event from a
- * known user), with its inbox row, in one statement; undefined when the general path must run.
+ * known user), with its inbox row, in one statement shared with the events handled meanwhile;
+ * undefined when the general path must run.
  */
-async function createdOrUnchangedContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
+async function createdOrUnchangedContact(
+  eventContacts: EventContactBatches,
+  messageKey: string,
+  event: ProductEvent,
+): Promise<EnrichedContact | undefined> {
   const row = { email: event.email, ...namesFrom(event) };
-  // The fact as it will be, but for the id and creation time the statement fills in.
-  const fact = {
-    account_id: event.account_id,
-    contact: { id: 1, ...row, subscribed: true, bounced: false, tags: [], custom_properties: {} },
-    occurred_at: '',
-  };
-  const found = await createOrReadUnchangedContactForEvent(pool, messageKey, event.account_id, row, fact);
-  if (!found) return undefined;
-  const { suppression, tags, ...contactRow } = found;
+  const outcome = await eventContacts.add({
+    messageKey,
+    accountId: event.account_id,
+    ...row,
+    // The fact as it will be, but for the id and creation time the statement fills in.
+    fact: {
+      account_id: event.account_id,
+      contact: { id: 1, ...row, subscribed: true, bounced: false, tags: [], custom_properties: {} },
+      occurred_at: '',
+    },
+    // Taken here, in the message's context: the statement may be another message's.
+    traceparent: currentTraceparent(),
+  });
+  if ('error' in outcome) throw outcome.error;
+  if (!outcome.contact) return undefined;
+  const { suppression, tags, ...contactRow } = outcome.contact;
   return { contact: withTags(contactRow, tags), suppression };
 }
 
@@ -140,9 +153,9 @@ async function throughGeneralPath(pool: Pool, messageKey: string, event: Product
 }
 
 /**
- * A product event: upsert its contact in one transaction with the inbox row (one statement, one
- * round trip, when the contact is new, the common case of a sign-up, or when the event changes
- * nothing; the double opt-in setting is read in that statement too), then publish the
+ * A product event: upsert its contact in one transaction with the inbox row (one statement, shared
+ * with the events handled meanwhile, when the contact is new, the common case of a sign-up, or when
+ * the event changes nothing; the double opt-in setting is read in that statement too), then publish the
  * event enriched with the contact's snapshot and only then let the consumer ack. The enriched
  * event's id derives from the event's, so a redelivery (the first attempt died after commit,
  * before the broker confirmed) publishes it again with the same id and automation drops the copy.
@@ -151,11 +164,15 @@ async function throughGeneralPath(pool: Pool, messageKey: string, event: Product
  * The domain is not checked by DNS here: the events API gave the address the same verdict as
  * contacts' before accepting it. An address failing the address rule is poison.
  */
-export async function upsertEventContact(deps: { pool: Pool; broker: Broker }, messageKey: string, received: ProductEvent): Promise<void> {
+export async function upsertEventContact(
+  deps: { pool: Pool; broker: Broker; eventContacts: EventContactBatches },
+  messageKey: string,
+  received: ProductEvent,
+): Promise<void> {
   const normalised = normaliseEmail(received.email);
   if (!normalised) throw new PoisonMessageError('product event names a malformed email address');
   const event = { ...received, email: normalised.address };
-  const enriched = (await createdOrUnchangedContact(deps.pool, messageKey, event)) ?? (await throughGeneralPath(deps.pool, messageKey, event));
+  const enriched = (await createdOrUnchangedContact(deps.eventContacts, messageKey, event)) ?? (await throughGeneralPath(deps.pool, messageKey, event));
   // Deleted since the first attempt: nothing is left to enrich, and no email must follow.
   if (!enriched) return;
   await deps.broker.publish(
