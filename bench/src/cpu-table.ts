@@ -3,8 +3,9 @@ import { median } from './percentile';
 
 /**
  * CPU per request of each closed-loop scenario (median over the rounds), in µs: each process, the
- * services together, and the whole machine (which also counts the load generator and other work),
- * counted until the work the requests queued on the broker was done (its duration: last column).
+ * services together, the servers (Postgres, RabbitMQ, Redis, and the benchmark's own process with
+ * the load generator), and the whole machine, counted until the work the requests queued on the
+ * broker was done (its duration: last column).
  */
 export function cpuTable(results: BenchResults): Array<Record<string, string | number>> {
   return (
@@ -23,6 +24,8 @@ export function cpuTable(results: BenchResults): Array<Record<string, string | n
           .reduce((sum, [, micros]) => sum + micros, 0),
       ),
     );
+    for (const server of Object.keys(rounds[0]?.cpuMicrosPerRequest.servers ?? {}))
+      row[server] = median(rounds.map((round) => round.cpuMicrosPerRequest.servers[server] ?? Number.NaN));
     row['machine'] = median(rounds.map((round) => round.cpuMicrosPerRequest.machine));
     row['queued work ms'] = median(rounds.map((round) => round.asyncDrainMs));
     return row;

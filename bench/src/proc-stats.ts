@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
 /** Kernel clock ticks per second, the unit of /proc CPU times. */
@@ -42,12 +42,41 @@ export function processCpuTicks(pid: number): number {
   return processTree(pid).reduce((sum, member) => sum + ownCpuTicks(member), 0);
 }
 
-/** Fields are counted after the `)` that ends the name. */
-function ownCpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** utime + stime of the process alone (its threads included, its children not), in ticks. */
+export function ownCpuTicks(pid: number): number {
+  return cpuTicksOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+function cpuTicksOfStat(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/** The servers a request also costs, by the name their processes run under (every process of that name on the machine). */
+export const SERVER_PROCESS_NAMES: Readonly<Record<string, string>> = {
+  postgres: 'postgres',
+  'beam.smp': 'rabbitmq',
+  'redis-server': 'redis',
+};
+
+/** utime + stime of every process of each server (Postgres's backends, RabbitMQ's VM, Redis), in ticks by pid. */
+export function serverCpuTicks(): Map<string, Map<number, number>> {
+  const servers = new Map<string, Map<number, number>>(
+    Object.values(SERVER_PROCESS_NAMES).map((server) => [server, new Map<number, number>()]),
+  );
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const server = SERVER_PROCESS_NAMES[stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))];
+    if (server) servers.get(server)!.set(Number(entry), cpuTicksOfStat(stat));
+  }
+  return servers;
 }
 
 /** Ticks the whole machine spent not idle (all CPUs): everything but idle and iowait. */
