@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { countingPool } from '@mailer/shared/testing';
+import { createLogger, createPool } from '@mailer/shared';
+import { countingPool, freePort } from '@mailer/shared/testing';
 import type { EventContactInput } from '../src/data-access/event-contact.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
 import { eventContactBatches, type EventContactOutcome } from '../src/domain/event-contact-batches';
@@ -35,8 +36,8 @@ function eventFor(accountId: number, email: string, names: { first_name?: string
 }
 
 /** Adds the first event alone, then the others while its statement is in flight, as a prefetch of messages does. */
-async function handledTogether(events: EventContactInput[]) {
-  const counting = countingPool(service.pool);
+async function handledTogether(events: EventContactInput[], pool = service.pool) {
+  const counting = countingPool(pool);
   const batches = eventContactBatches(counting.pool);
   const outcomes = await Promise.all(events.map((event) => batches.add(event)));
   return { outcomes, statements: counting.statements() };
@@ -156,5 +157,22 @@ describe('product events handled together', () => {
     ]);
     expect((await rowsFor(account)).map((row) => row.email).sort()).toEqual([...good].sort());
     expect(await inboxRows([refused.messageKey])).toEqual(new Set());
+  });
+
+  it('with Postgres unreachable, fail together at once rather than one by one', async () => {
+    const account = newAccountId();
+    // Nothing listens on this port: every connection is refused, as when Postgres is down.
+    const unreachable = createPool(`postgres://postgres@127.0.0.1:${await freePort()}/none`, createLogger('test', { level: 'silent' }));
+    try {
+      const { outcomes, statements } = await handledTogether(
+        [eventFor(account, uniqueEmail()), eventFor(account, uniqueEmail()), eventFor(account, uniqueEmail()), eventFor(account, uniqueEmail())],
+        unreachable,
+      );
+      expect(outcomes.every((outcome) => 'error' in outcome)).toBe(true);
+      // The first alone, the three others in one statement, none of them again alone.
+      expect(statements).toBe(2);
+    } finally {
+      await unreachable.end();
+    }
   });
 });

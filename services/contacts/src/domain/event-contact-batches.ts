@@ -1,4 +1,4 @@
-import { GroupCommit, type Pool } from '@mailer/shared';
+import { GroupCommit, isDependencyUnavailable, type Pool } from '@mailer/shared';
 import {
   createOrReadUnchangedContactsForEvents,
   type EventContact,
@@ -43,8 +43,11 @@ async function writeBatch(pool: Pool, events: EventContactInput[]): Promise<Even
     return inStatement.map((included) => ({ contact: included ? contacts.next().value : undefined }));
   } catch (error) {
     // The statement wrote nothing. One event may be what failed it: each is tried alone, so that
-    // only its own message goes back to the queue and the others are not retried with it.
-    if (batch.length === 1) return inStatement.map((included) => (included ? { error } : { contact: undefined }));
+    // only its own message goes back to the queue and the others are not retried with it. Not when
+    // Postgres is unreachable: each would wait out its own connection timeout before the batch
+    // went back to the queue.
+    if (batch.length === 1 || isDependencyUnavailable(error))
+      return inStatement.map((included) => (included ? { error } : { contact: undefined }));
     const outcomes: EventContactOutcome[] = [];
     for (const [index, event] of events.entries())
       outcomes.push(inStatement[index] ? await alone(pool, event) : { contact: undefined });
