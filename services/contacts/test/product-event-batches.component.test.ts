@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, createPool } from '@mailer/shared';
 import { countingPool, freePort } from '@mailer/shared/testing';
-import type { EventContactInput } from '../src/data-access/event-contact.repository';
+import {
+  createOrReadUnchangedContactsForEvents,
+  type EventContactInput,
+} from '../src/data-access/event-contact.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
 import { eventContactBatches, type EventContactOutcome } from '../src/domain/event-contact-batches';
 import {
@@ -136,6 +139,19 @@ describe('product events handled together', () => {
     expect(again.outcomes.map(contactOf).map((contact) => contact?.id)).toEqual(first.outcomes.map(contactOf).map((contact) => contact?.id));
     expect(await rowsFor(account)).toHaveLength(3);
     expect(await createdFactsFor(account)).toHaveLength(3);
+  });
+
+  it('in one statement, one address named twice is created and announced once, for its first event', async () => {
+    const account = newAccountId();
+    const email = uniqueEmail();
+    // The batches keep such pairs apart; the statement must hold on its own too.
+    const answers = await createOrReadUnchangedContactsForEvents(service.pool, [
+      eventFor(account, email),
+      eventFor(account, email.toUpperCase()),
+    ]);
+    expect(answers.map((contact) => contact?.email)).toEqual([email, undefined]);
+    expect(await rowsFor(account)).toHaveLength(1);
+    expect(await createdFactsFor(account)).toHaveLength(1);
   });
 
   it('fail one at a time: an event the database refuses is retried alone, the others are written', async () => {

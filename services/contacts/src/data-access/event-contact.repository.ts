@@ -76,8 +76,11 @@ export async function createOrReadUnchangedContactsForEvents(
        ON CONFLICT (account_id, lower(email)) DO NOTHING
        RETURNING ${CONTACT_COLUMNS}),
      created_by_event AS (
-       SELECT input.n, created.*
-         FROM created JOIN input ON input.account_id = created.account_id AND lower(input.email) = lower(created.email)),
+       -- The first event of the address only, should two events name it in ways JS's and
+       -- Postgres's lower() tell apart differently: the other one takes the general path.
+       SELECT DISTINCT ON (created.id) input.n, created.*
+         FROM created JOIN input ON input.account_id = created.account_id AND lower(input.email) = lower(created.email)
+        ORDER BY created.id, input.n),
      inbox AS (
        INSERT INTO processed_messages (message_id)
        SELECT input.message_key FROM input
