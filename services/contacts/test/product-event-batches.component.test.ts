@@ -3,10 +3,12 @@ import { createLogger, createPool } from '@mailer/shared';
 import { countingPool, freePort } from '@mailer/shared/testing';
 import {
   createOrReadUnchangedContactsForEvents,
+  type EventContact,
   type EventContactInput,
 } from '../src/data-access/event-contact.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
-import { eventContactBatches, type EventContactOutcome } from '../src/domain/event-contact-batches';
+import { eventContactBatches } from '../src/domain/event-contact-batches';
+import type { BatchOutcome } from '../src/domain/statement-batches';
 import {
   newAccountId,
   startContactsForTest,
@@ -46,7 +48,7 @@ async function handledTogether(events: EventContactInput[], pool = service.pool)
   return { outcomes, statements: counting.statements() };
 }
 
-const contactOf = (outcome: EventContactOutcome | undefined) => (outcome && 'contact' in outcome ? outcome.contact : undefined);
+const contactOf = (outcome: BatchOutcome<EventContact> | undefined) => (outcome && 'answer' in outcome ? outcome.answer : undefined);
 
 async function rowsFor(accountId: number) {
   const { rows } = await service.pool.query<{ email: string; subscribed: boolean; source: string }>(
@@ -165,7 +167,7 @@ describe('product events handled together', () => {
       refused,
       eventFor(account, good[2]!),
     ]);
-    expect(outcomes.map((outcome) => ('error' in outcome ? 'error' : outcome.contact?.email))).toEqual([
+    expect(outcomes.map((outcome) => ('error' in outcome ? 'error' : outcome.answer?.email))).toEqual([
       good[0],
       good[1],
       'error',

@@ -18,7 +18,7 @@ const NOT_NULL_VIOLATION = '23502';
  * neither insert it (ON CONFLICT) nor see it, so that tag's link has no tag id and its NOT NULL
  * refuses it, which undoes the whole statement.
  */
-const isTagCreatedMeanwhile = (error: unknown): boolean => {
+export const isTagCreatedMeanwhile = (error: unknown): boolean => {
   const pgError = error as { code?: string; table?: string; column?: string } | null;
   return (
     pgError?.code === NOT_NULL_VIOLATION && pgError.table === 'contact_tags' && pgError.column === 'tag_id'

@@ -1,12 +1,14 @@
-import { withTransaction, type EmailDomainValidator, type Logger, type Pool } from '@mailer/shared';
+import { currentTraceparent, withTransaction, type EmailDomainValidator, type Logger, type Pool } from '@mailer/shared';
 import { insertContact, type NewContactRow } from '../data-access/contacts.repository';
-import { insertContactWithTagsAndFact } from '../data-access/new-contact.repository';
+import { insertContactWithTagsAndFact, isTagCreatedMeanwhile } from '../data-access/new-contact.repository';
 import { attachTags } from '../data-access/tags.repository';
+import { emailTaken } from './contact.errors';
 import { contactFacts } from './contact-facts';
 import { snapshotOf, withTags, type Contact } from './contact';
 import { distinctTags, type NewContactInput } from './contact-input';
 import { checkContactLimits } from './contact-limits';
 import { requestConfirmation, startPending } from './double-opt-in';
+import { newContactBatchesOf } from './new-contact-batches';
 import { applyConsent, LIFTED_BY_ACCOUNT_HOLDER, logSuppressionLifted } from './record-consent';
 
 export interface ContactUseCaseDeps {
@@ -17,9 +19,11 @@ export interface ContactUseCaseDeps {
 }
 
 /**
- * The common case, no confirmation to wait for, in one statement: contact, tags, the lift of a
- * suppression on an explicit `subscribed: true`, and the fact. Undefined, with nothing written,
- * when a tag was created meanwhile by another request: the transaction below then does it all.
+ * The common case, no confirmation to wait for, in one statement shared with the creates handled
+ * meanwhile: contact, tags, the lift of a suppression on an explicit `subscribed: true`, and the
+ * fact. A second create of one address in a batch goes alone after it. Undefined, with nothing
+ * written, when a tag was
+ * created meanwhile by another request: the transaction below then does it all.
  */
 async function createInOneStatement(
   deps: ContactUseCaseDeps,
@@ -40,14 +44,23 @@ async function createInOneStatement(
     updated_at: new Date(0),
   };
   const fact = { account_id: accountId, contact: snapshotOf(placeholder, null), occurred_at: '' };
-  const inserted = await insertContactWithTagsAndFact(
-    deps.pool,
+  const liftedBy = subscribedByHolder ? LIFTED_BY_ACCOUNT_HOLDER : null;
+  const outcome = await newContactBatchesOf(deps.pool).add({
     accountId,
     row,
     tags,
-    subscribedByHolder ? LIFTED_BY_ACCOUNT_HOLDER : null,
+    liftedBy,
     fact,
-  );
+    // Taken here, in the request's context: the statement may be another request's.
+    traceparent: currentTraceparent(),
+  });
+  if ('error' in outcome) {
+    if (isTagCreatedMeanwhile(outcome.error)) return undefined;
+    throw outcome.error;
+  }
+  if (outcome.answer === 'taken') throw emailTaken();
+  // Named twice in one batch: the second goes alone, after the first committed.
+  const inserted = outcome.answer ?? (await insertContactWithTagsAndFact(deps.pool, accountId, row, tags, liftedBy, fact));
   if (!inserted) return undefined;
   if (inserted.lifted) logSuppressionLifted(deps.logger, inserted.contact, inserted.lifted);
   return inserted.contact;

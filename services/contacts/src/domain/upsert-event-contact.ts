@@ -109,8 +109,8 @@ async function createdOrUnchangedContact(
     traceparent: currentTraceparent(),
   });
   if ('error' in outcome) throw outcome.error;
-  if (!outcome.contact) return undefined;
-  const { suppression, tags, ...contactRow } = outcome.contact;
+  if (!outcome.answer) return undefined;
+  const { suppression, tags, ...contactRow } = outcome.answer;
   return { contact: withTags(contactRow, tags), suppression };
 }
 
