@@ -72,7 +72,8 @@ export async function createOrReadUnchangedContactsForEvents(
         WHERE input.n NOT IN (SELECT n FROM seen)
           AND input.n NOT IN (SELECT n FROM existing)
           AND NOT EXISTS (SELECT 1 FROM double_opt_in_settings WHERE account_id = input.account_id AND enabled)
-        ORDER BY input.n
+        -- Key order, as the creates' statement inserts: two statements never wait on each other crosswise.
+        ORDER BY input.account_id, lower(input.email), input.n
        ON CONFLICT (account_id, lower(email)) DO NOTHING
        RETURNING ${CONTACT_COLUMNS}),
      created_by_event AS (
