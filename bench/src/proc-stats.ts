@@ -54,7 +54,7 @@ function cpuTicksOfStat(stat: string): number {
 }
 
 /** The servers a request also costs, by the name their processes run under (every process of that name on the machine). */
-export const SERVER_PROCESS_NAMES: Readonly<Record<string, string>> = {
+const SERVER_PROCESS_NAMES: Readonly<Record<string, string>> = {
   postgres: 'postgres',
   'beam.smp': 'rabbitmq',
   'redis-server': 'redis',

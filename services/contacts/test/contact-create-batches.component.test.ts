@@ -1,7 +1,7 @@
 import { AppError, createLogger } from '@mailer/shared';
 import { countingPool } from '@mailer/shared/testing';
 import type { NewContactRow } from '../src/data-access/contacts.repository';
-import { insertContactsWithTagsAndFacts, type NewContactInput } from '../src/data-access/new-contacts.repository';
+import { insertContactsWithTagsAndFacts, type ContactToInsert } from '../src/data-access/new-contacts.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
 import type { Contact } from '../src/domain/contact';
 import { createContact, type ContactUseCaseDeps } from '../src/domain/create-contact';
@@ -30,7 +30,7 @@ const rowFor = (email: string, subscribed = true): NewContactRow => ({
 });
 
 /** One create as `createContact` hands it to the statement. */
-function inputFor(accountId: number, email: string, tags: string[], liftedBy: string | null = null): NewContactInput {
+function inputFor(accountId: number, email: string, tags: string[], liftedBy: string | null = null): ContactToInsert {
   const row = rowFor(email);
   return {
     accountId,

@@ -7,7 +7,7 @@ import {
   type EventContactInput,
 } from '../src/data-access/event-contact.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
-import { eventContactBatches } from '../src/domain/event-contact-batches';
+import { eventContactBatchesOf } from '../src/domain/event-contact-batches';
 import type { BatchOutcome } from '../src/domain/statement-batches';
 import {
   newAccountId,
@@ -43,7 +43,7 @@ function eventFor(accountId: number, email: string, names: { first_name?: string
 /** Adds the first event alone, then the others while its statement is in flight, as a prefetch of messages does. */
 async function handledTogether(events: EventContactInput[], pool = service.pool) {
   const counting = countingPool(pool);
-  const batches = eventContactBatches(counting.pool);
+  const batches = eventContactBatchesOf(counting.pool);
   const outcomes = await Promise.all(events.map((event) => batches.add(event)));
   return { outcomes, statements: counting.statements() };
 }

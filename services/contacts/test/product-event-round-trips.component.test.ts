@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { countingPool } from '@mailer/shared/testing';
 import { saveDoubleOptIn } from '../src/data-access/double-opt-in.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
-import { eventContactBatches } from '../src/domain/event-contact-batches';
 import { upsertEventContact } from '../src/domain/upsert-event-contact';
 import {
   newAccountId,
@@ -34,11 +33,7 @@ async function statementsToHandle(
   messageKey = `test:${event.event_id}`,
 ) {
   const counting = countingPool(service.pool);
-  await upsertEventContact(
-    { pool: counting.pool, broker: service.broker, eventContacts: eventContactBatches(counting.pool) },
-    messageKey,
-    event,
-  );
+  await upsertEventContact({ pool: counting.pool, broker: service.broker }, messageKey, event);
   return counting.statements();
 }
 

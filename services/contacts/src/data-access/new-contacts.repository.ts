@@ -1,12 +1,32 @@
 import { contactCreatedV1, emailKey, type MessageOf } from '@mailer/shared';
+import type { ContactRow, SuppressionReason } from '../domain/contact';
 import { CONTACT_COLUMNS, type NewContactRow } from './contacts.repository';
-import type { InsertedContact } from './new-contact.repository';
 import { ISO_MILLIS_UTC } from './outbox.repository';
 import type { Queryable } from './queryable';
 import { inLockOrder } from './tags.repository';
 
-/** One new contact as the statement below takes it (see `insertContactWithTagsAndFact`). */
-export interface NewContactInput {
+export interface InsertedContact {
+  contact: ContactRow & { tags: string[] };
+  /** The reason of the suppression the statement lifted, if it lifted one. */
+  lifted: SuppressionReason | null;
+}
+
+const NOT_NULL_VIOLATION = '23502';
+
+/**
+ * A tag created by a transaction that committed after the statement began: the statement can
+ * neither insert it (ON CONFLICT) nor see it, so that tag's link has no tag id and its NOT NULL
+ * refuses it, which undoes the whole statement.
+ */
+export const isTagCreatedMeanwhile = (error: unknown): boolean => {
+  const pgError = error as { code?: string; table?: string; column?: string } | null;
+  return (
+    pgError?.code === NOT_NULL_VIOLATION && pgError.table === 'contact_tags' && pgError.column === 'tag_id'
+  );
+};
+
+/** One new contact as the statement below takes it. */
+export interface ContactToInsert {
   accountId: number;
   row: NewContactRow;
   tags: readonly string[];
@@ -17,19 +37,22 @@ export interface NewContactInput {
 }
 
 /**
- * `insertContactWithTagsAndFact` for several new contacts in one statement (one round trip and one
- * commit for all): each row, its tags found or created and linked, its suppression lifted when
- * `liftedBy` says so, and its `contact.created.v1` fact. Answers in the inputs' order; an input
+ * New contacts in one statement (one round trip and one commit for all, atomic without
+ * BEGIN/COMMIT): each row; its tags (distinct case-insensitively) found or created by name and
+ * linked; the lift of its address's standing suppression when `liftedBy` names who lifts it; and
+ * its `contact.created.v1` fact, whose id, tags as stored (an existing tag keeps its spelling),
+ * suppression and creation time the statement fills in. Answers in the inputs' order; an input
  * answered "taken" had nothing written for it: its address exists in the account (or an earlier
- * input of the statement has it). Rows and new tags are
- * inserted in key order, the order every writer locks them in. Raises, having written nothing,
- * when a tag was created meanwhile by another transaction (NOT NULL on the link), as the
- * one-contact statement does. Lookups are lateral `LIMIT 1` subqueries: one index probe each
- * whatever plan is cached.
+ * input of the statement has it). Rows and new tags are inserted in key order, the order every
+ * writer locks them in; the contact is written before its tags, as the transaction path writes
+ * them. Raises, having written nothing, when a tag was created meanwhile by another transaction
+ * (`isTagCreatedMeanwhile`): the caller then takes the transaction path, whose later statements
+ * see that tag. Lookups are lateral `LIMIT 1` subqueries: one index probe each whatever plan is
+ * cached.
  */
 export async function insertContactsWithTagsAndFacts(
   db: Queryable,
-  inputs: readonly NewContactInput[],
+  inputs: readonly ContactToInsert[],
 ): Promise<Array<InsertedContact | 'taken'>> {
   const tagRows = inputs.flatMap((input, index) =>
     inLockOrder(input.tags).map((name, position) => ({ n: index + 1, name, position })),

@@ -1,6 +1,11 @@
 import { currentTraceparent, withTransaction, type EmailDomainValidator, type Logger, type Pool } from '@mailer/shared';
 import { insertContact, type NewContactRow } from '../data-access/contacts.repository';
-import { insertContactWithTagsAndFact, isTagCreatedMeanwhile } from '../data-access/new-contact.repository';
+import {
+  insertContactsWithTagsAndFacts,
+  isTagCreatedMeanwhile,
+  type InsertedContact,
+  type ContactToInsert,
+} from '../data-access/new-contacts.repository';
 import { attachTags } from '../data-access/tags.repository';
 import { emailTaken } from './contact.errors';
 import { contactFacts } from './contact-facts';
@@ -19,11 +24,20 @@ export interface ContactUseCaseDeps {
 }
 
 /**
+ * The statement's answer for one create, shared with the creates handled meanwhile; a second create
+ * of one address in a batch is written alone once the first has committed.
+ */
+async function insertedOrTaken(pool: Pool, input: ContactToInsert): Promise<InsertedContact | 'taken'> {
+  const outcome = await newContactBatchesOf(pool).add(input);
+  if ('error' in outcome) throw outcome.error;
+  return outcome.answer ?? (await insertContactsWithTagsAndFacts(pool, [input]))[0]!;
+}
+
+/**
  * The common case, no confirmation to wait for, in one statement shared with the creates handled
  * meanwhile: contact, tags, the lift of a suppression on an explicit `subscribed: true`, and the
- * fact. A second create of one address in a batch goes alone after it. Undefined, with nothing
- * written, when a tag was
- * created meanwhile by another request: the transaction below then does it all.
+ * fact. Undefined, with nothing written, when a tag was created meanwhile by another request: the
+ * transaction below then does it all.
  */
 async function createInOneStatement(
   deps: ContactUseCaseDeps,
@@ -43,25 +57,20 @@ async function createInOneStatement(
     created_at: new Date(0),
     updated_at: new Date(0),
   };
-  const fact = { account_id: accountId, contact: snapshotOf(placeholder, null), occurred_at: '' };
-  const liftedBy = subscribedByHolder ? LIFTED_BY_ACCOUNT_HOLDER : null;
-  const outcome = await newContactBatchesOf(deps.pool).add({
+  const inserted = await insertedOrTaken(deps.pool, {
     accountId,
     row,
     tags,
-    liftedBy,
-    fact,
+    liftedBy: subscribedByHolder ? LIFTED_BY_ACCOUNT_HOLDER : null,
+    fact: { account_id: accountId, contact: snapshotOf(placeholder, null), occurred_at: '' },
     // Taken here, in the request's context: the statement may be another request's.
     traceparent: currentTraceparent(),
+  }).catch((error: unknown) => {
+    if (isTagCreatedMeanwhile(error)) return undefined;
+    throw error;
   });
-  if ('error' in outcome) {
-    if (isTagCreatedMeanwhile(outcome.error)) return undefined;
-    throw outcome.error;
-  }
-  if (outcome.answer === 'taken') throw emailTaken();
-  // Named twice in one batch: the second goes alone, after the first committed.
-  const inserted = outcome.answer ?? (await insertContactWithTagsAndFact(deps.pool, accountId, row, tags, liftedBy, fact));
-  if (!inserted) return undefined;
+  if (inserted === undefined) return undefined;
+  if (inserted === 'taken') throw emailTaken();
   if (inserted.lifted) logSuppressionLifted(deps.logger, inserted.contact, inserted.lifted);
   return inserted.contact;
 }

@@ -29,16 +29,30 @@ async function alone<T, R>(write: (items: T[]) => Promise<Array<R | undefined>>,
 }
 
 /**
- * Group commit for a statement over many items (see `GroupCommit`: no timer, a lone item is written
- * at once). `write` answers each item in order, in one statement that writes all or nothing;
- * `keysOf` names what two items of one statement must not share (a message, an address).
+ * Group commit for a statement over many items, one per pool (see `GroupCommit`: no timer, a lone
+ * item is written at once): every caller with the same pool shares its statements. `write` answers
+ * each item in order, in one statement that writes all or nothing; `keysOf` names what two items of
+ * one statement must not share (a message, an address).
  */
-export function statementBatches<T, R>(
+export function statementBatchesPerPool<T, R>(
   write: (pool: Pool, items: T[]) => Promise<Array<R | undefined>>,
   keysOf: (item: T) => string[],
-  pool: Pool,
+): (pool: Pool) => StatementBatches<T, R> {
+  const batchesByPool = new WeakMap<Pool, StatementBatches<T, R>>();
+  return (pool) => {
+    let batches = batchesByPool.get(pool);
+    if (!batches) {
+      batches = statementBatches((items) => write(pool, items), keysOf);
+      batchesByPool.set(pool, batches);
+    }
+    return batches;
+  };
+}
+
+function statementBatches<T, R>(
+  writeItems: (items: T[]) => Promise<Array<R | undefined>>,
+  keysOf: (item: T) => string[],
 ): StatementBatches<T, R> {
-  const writeItems = (items: T[]) => write(pool, items);
   return new GroupCommit(async (items: T[]): Promise<Array<BatchOutcome<R>>> => {
     const inStatement = firstOfTheirKind(items, keysOf);
     const batch = items.filter((_, index) => inStatement[index]);

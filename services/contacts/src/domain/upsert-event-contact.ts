@@ -22,7 +22,7 @@ import { claimMessage } from '../data-access/processed-messages.repository';
 import { standingSuppression } from '../data-access/suppressions.repository';
 import { tagsOf } from '../data-access/tags.repository';
 import { contactFacts } from './contact-facts';
-import type { EventContactBatches } from './event-contact-batches';
+import { eventContactBatchesOf } from './event-contact-batches';
 import { requestConfirmation, startPending } from './double-opt-in';
 import { snapshotOf, withTags, type Contact, type ContactRow, type SuppressionReason } from './contact';
 
@@ -89,13 +89,9 @@ type EnrichedContact = { contact: Contact; suppression: SuppressionReason | null
  * known user), with its inbox row, in one statement shared with the events handled meanwhile;
  * undefined when the general path must run.
  */
-async function createdOrUnchangedContact(
-  eventContacts: EventContactBatches,
-  messageKey: string,
-  event: ProductEvent,
-): Promise<EnrichedContact | undefined> {
+async function createdOrUnchangedContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
   const row = { email: event.email, ...namesFrom(event) };
-  const outcome = await eventContacts.add({
+  const outcome = await eventContactBatchesOf(pool).add({
     messageKey,
     accountId: event.account_id,
     ...row,
@@ -164,15 +160,11 @@ async function throughGeneralPath(pool: Pool, messageKey: string, event: Product
  * The domain is not checked by DNS here: the events API gave the address the same verdict as
  * contacts' before accepting it. An address failing the address rule is poison.
  */
-export async function upsertEventContact(
-  deps: { pool: Pool; broker: Broker; eventContacts: EventContactBatches },
-  messageKey: string,
-  received: ProductEvent,
-): Promise<void> {
+export async function upsertEventContact(deps: { pool: Pool; broker: Broker }, messageKey: string, received: ProductEvent): Promise<void> {
   const normalised = normaliseEmail(received.email);
   if (!normalised) throw new PoisonMessageError('product event names a malformed email address');
   const event = { ...received, email: normalised.address };
-  const enriched = (await createdOrUnchangedContact(deps.eventContacts, messageKey, event)) ?? (await throughGeneralPath(deps.pool, messageKey, event));
+  const enriched = (await createdOrUnchangedContact(deps.pool, messageKey, event)) ?? (await throughGeneralPath(deps.pool, messageKey, event));
   // Deleted since the first attempt: nothing is left to enrich, and no email must follow.
   if (!enriched) return;
   await deps.broker.publish(
