@@ -252,6 +252,49 @@ describe('contacts.product-events consumer', () => {
     }
   });
 
+  it('handles each event of a product_events.received.v1 message as if it had come alone, once per event', async () => {
+    const account = newAccountId();
+    const known = (await service.api.create(account, { email: uniqueEmail(), first_name: 'Kim' })).body.data;
+    const events = [
+      event(account, uniqueEmail(), { first_name: 'New' }),
+      event(account, known.email, { last_name: 'Filled' }),
+      event(account, known.email, { plan: 'pro' }),
+    ];
+    const messageId = randomUUID();
+    await probe.publish('product_events.received.v1', { events }, messageId);
+    expect((await settled(messageId))[0]!.outcome).toBe('ack');
+    const listed = await service.api.list(account);
+    expect(listed.body.meta.total_count).toBe(2);
+    expect((await service.api.get(account, known.id)).body.data).toMatchObject({ first_name: 'Kim', last_name: 'Filled' });
+    for (const received of events) {
+      const enriched = await waitFor(() => enrichedCopies(received.event_id)[0], { what: `the enriched ${received.event_id}` });
+      expect(enriched.messageId).toBe(`enriched:${received.event_id}`);
+    }
+    // A redelivery of the message, and one of its events alone: each event's inbox row drops them.
+    await probe.publish('product_events.received.v1', { events }, messageId);
+    await probe.publish('product_event.received.v1', events[1], events[1]!.event_id);
+    await settled(messageId, 2);
+    await settled(events[1]!.event_id);
+    expect((await service.api.list(account)).body.meta.total_count).toBe(2);
+    expect(await factsAbout(known.id, 'contact.updated.v1')).toEqual([expect.objectContaining({ changed: ['last_name'] })]);
+  });
+
+  it('sends an event of a message that fails on its own back to the queue alone, and applies the others', async () => {
+    const account = newAccountId();
+    const good = event(account, uniqueEmail(), {});
+    const poison = event(account, 'not an email', {});
+    const messageId = randomUUID();
+    await probe.publish('product_events.received.v1', { events: [good, poison] }, messageId);
+    expect((await settled(messageId))[0]!.outcome).toBe('ack');
+    // Published again under its own id, it is dead-lettered by itself.
+    expect((await settled(poison.event_id))[0]!.outcome).toBe('dead-letter');
+    const dead = await waitFor(() => probe.takeDeadLetter(QUEUES.contactsProductEvents.name), { what: 'the dead letter' });
+    expect(dead.messageId).toBe(poison.event_id);
+    expect(JSON.parse(dead.body)).toEqual(poison);
+    const listed = await service.api.list(account);
+    expect(listed.body.data.map((contact) => contact.email)).toEqual([good.email]);
+  });
+
   it('dead-letters an event whose email is malformed (poison), creating nothing', async () => {
     const account = newAccountId();
     const received = event(account, 'not an email', {});

@@ -17,6 +17,20 @@ const productEvent = z.object({
 /** Published by the gateway once POST /v1/events accepted an event (the 202 waits for the confirm). */
 export const productEventReceivedV1 = defineContract('product_event.received.v1', productEvent);
 
+/** How many events one `product_events.received.v1` message carries at most. */
+export const MAX_EVENTS_PER_MESSAGE = 32;
+
+/**
+ * Published by the gateway instead of one message per event when events were accepted while its
+ * previous publish waited for the broker's confirm: under load a quorum-queue message costs the
+ * broker about as much as ten events inside one (docs/performance.md, session 34). Its message id
+ * is its own; each event keeps its `event_id`, by which contacts handles it exactly once.
+ */
+export const productEventsReceivedV1 = defineContract(
+  'product_events.received.v1',
+  z.object({ events: z.array(productEvent).min(2).max(MAX_EVENTS_PER_MESSAGE) }),
+);
+
 /**
  * Re-published by the contacts service after it upserted the contact, carrying the contact, so
  * automation personalises from current details without reading another service's tables.

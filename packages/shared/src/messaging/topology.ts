@@ -17,7 +17,7 @@ export interface QueueDefinition {
 }
 
 export const QUEUES = {
-  contactsProductEvents: { name: 'contacts.product-events', bindings: ['product_event.received.v1'] },
+  contactsProductEvents: { name: 'contacts.product-events', bindings: ['product_event.received.v1', 'product_events.received.v1'] },
   contactsBounces: { name: 'contacts.bounces', bindings: ['contact.bounced.v1'] },
   contactsUnsubscribes: { name: 'contacts.unsubscribes', bindings: ['contact.unsubscribe_requested.v1'] },
   /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Broker, createLogger, productEventReceivedV1, QUEUES, type MessageOf } from '@mailer/shared';
+import { Broker, createLogger, productEventReceivedV1, productEventsReceivedV1, QUEUES, type MessageOf } from '@mailer/shared';
 import { serviceTestEnv, startDnsTestServer, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
 import { aKey } from './factories';
 import { startGateway, uniqueIp, type Gateway } from './gateway-harness';
@@ -37,11 +37,16 @@ export async function startEventsHarness(overrides: Record<string, string> = {})
   // The observer talks to the real broker even when the gateway is given a cuttable proxy.
   const observer = Broker.start({ url: testServers().amqpUrl, namespace: env.BROKER_NAMESPACE!, logger: silent, connectionName: 'events-test' });
   const published: ReceivedEvent[] = [];
+  /** How many events each message held, in arrival order. */
+  const eventsPerMessage: number[] = [];
   observer.consume({
     queue: QUEUES.contactsProductEvents.name,
-    contracts: [productEventReceivedV1],
+    contracts: [productEventReceivedV1, productEventsReceivedV1],
+    // Events accepted together arrive in one message: counted one by one all the same.
     handle: async (message) => {
-      published.push(message.payload);
+      const events = 'events' in message.payload ? message.payload.events : [message.payload];
+      published.push(...events);
+      eventsPerMessage.push(events.length);
     },
   });
   await Promise.all([observer.ready(), gateway.broker.ready()]);
@@ -80,6 +85,7 @@ export async function startEventsHarness(overrides: Record<string, string> = {})
     env,
     gateway,
     published,
+    eventsPerMessage,
     client,
     headersOf,
     post,
