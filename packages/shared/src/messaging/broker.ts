@@ -217,6 +217,10 @@ export class Broker {
     const connection = await amqp.connect(this.options.url, {
       clientProperties: { connection_name: this.options.connectionName },
       timeout: 5000,
+      // amqplib leaves Nagle's algorithm on. A consumer's ack gets no reply from the broker, so the
+      // kernel holds the next frame (a publish, another ack) until the broker's delayed TCP ack,
+      // up to 40 ms: a message handled once every few milliseconds waited that long at the tail.
+      noDelay: true,
     });
     try {
       if (!coalesceFrameWrites(connection)) this.options.logger.debug('amqplib internals changed: frames are written one by one');
