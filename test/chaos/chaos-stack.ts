@@ -24,7 +24,7 @@ import { createTriggerRouting } from '../../services/automation/src/domain/routi
 import type { WorkflowWrites } from '../../services/automation/src/domain/workflows/workflow-writes';
 import { automationChild } from './automation-child';
 
-const silent = (service: string) => createLogger(service, { level: 'silent' });
+const silent = (service: string) => createLogger(service, { level: (process.env.CHAOS_LOG_LEVEL ?? 'silent') as 'silent' });
 
 /**
  * The event path of the product on a broker we may crash: a PRIVATE RabbitMQ, the gateway (which
@@ -65,7 +65,7 @@ export async function startChaosStack() {
     const automation = automationChild(
       { ...env, LOG_LEVEL: 'warn' },
       automationPort,
-      path.join(rabbit.dir, 'automation.log'),
+      process.env.CHAOS_AUTOMATION_LOG ?? path.join(rabbit.dir, 'automation.log'),
     );
     cleanups.push(() => automation.stop());
     await automation.start();

@@ -206,4 +206,60 @@ describe('Broker', () => {
       await offline.close();
     }
   });
+
+  describe('a consumer the broker refuses or cancels', () => {
+    const lateQueue = 'late-queue';
+    let admin: amqp.ChannelModel;
+    beforeEach(async () => {
+      admin = await amqp.connect(amqpUrl);
+    });
+    afterEach(async () => {
+      const channel = await admin.createChannel();
+      await channel.deleteQueue(namespace + lateQueue);
+      await admin.close();
+    });
+
+    /** Puts one email.sent fact straight into the queue, as the exchange would have. */
+    async function sendToLateQueue(step: string): Promise<void> {
+      const channel = await admin.createConfirmChannel();
+      channel.sendToQueue(namespace + lateQueue, Buffer.from(JSON.stringify(sentFact(step))), { type: emailSentV1.type, messageId: randomUUID() });
+      await channel.waitForConfirms();
+      await channel.close();
+    }
+
+    function consumeLateQueue(): string[] {
+      const handled: string[] = [];
+      broker.consume({
+        queue: lateQueue,
+        contracts: [emailSentV1],
+        handle: async (message) => {
+          handled.push(message.payload.step);
+        },
+      });
+      return handled;
+    }
+
+    it('starts again, while connected, a consumer whose queue was not there when it first tried', async () => {
+      const handled = consumeLateQueue();
+      // The consume was refused (no such queue); the queue appears afterwards.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const channel = await admin.createChannel();
+      await channel.assertQueue(namespace + lateQueue, { durable: true });
+      await sendToLateQueue('after the refusal');
+      await waitFor(() => (handled.includes('after the refusal') ? true : undefined), { timeoutMs: 10_000, what: 'the late consumer' });
+    });
+
+    it('starts again a consumer the broker cancelled', async () => {
+      const channel = await admin.createChannel();
+      await channel.assertQueue(namespace + lateQueue, { durable: true });
+      const handled = consumeLateQueue();
+      await sendToLateQueue('before');
+      await waitFor(() => (handled.includes('before') ? true : undefined), { what: 'the first message' });
+      // Deleting the queue cancels its consumers; it comes back empty.
+      await channel.deleteQueue(namespace + lateQueue);
+      await channel.assertQueue(namespace + lateQueue, { durable: true });
+      await sendToLateQueue('after the cancel');
+      await waitFor(() => (handled.includes('after the cancel') ? true : undefined), { timeoutMs: 10_000, what: 'the restarted consumer' });
+    });
+  });
 });

@@ -266,11 +266,23 @@ export class Broker {
     this.connecting = this.connectLoop();
   }
 
-  private async startConsumer(consumer: ConsumerRunner<MessageContract>, connection: ChannelModel): Promise<void> {
+  /**
+   * Starts a consumer on `connection`, and again after a backoff while that connection lasts when
+   * it fails (a quorum queue still electing its leader after the broker's restart refuses a
+   * consumer for a moment) or when the broker cancels it: left alone, its queue would fill up
+   * unread until the next reconnection, which may never come.
+   */
+  private async startConsumer(consumer: ConsumerRunner<MessageContract>, connection: ChannelModel, attempt = 0): Promise<void> {
+    const retry = (reason: string, error?: unknown) => {
+      if (this.closing || this.connection !== connection) return;
+      const delay = backoffDelay(Math.min(attempt, 8), 100, 5000);
+      this.options.logger.error({ err: error, queue: consumer.queue, retryInMs: delay }, reason);
+      setTimeout(() => void this.startConsumer(consumer, connection, attempt + 1), delay).unref();
+    };
     try {
-      await consumer.start(connection);
+      await consumer.start(connection, () => retry('the broker cancelled a consumer; starting it again'));
     } catch (error) {
-      this.options.logger.error({ err: error, queue: consumer.queue }, 'consumer failed to start');
+      retry('consumer failed to start; retrying', error);
     }
   }
 }

@@ -57,18 +57,37 @@ export class ConsumerRunner<C extends MessageContract> {
     return this.spec.queue;
   }
 
-  async start(connection: ChannelModel): Promise<void> {
+  /**
+   * Consumes on a channel of its own. `onCancelled` is called when the broker cancels the consumer
+   * (its queue deleted or failed over), so the caller can start it again.
+   */
+  async start(connection: ChannelModel, onCancelled?: () => void): Promise<void> {
     if (this.stopping) return;
     const channel = await connection.createChannel();
     channel.on('error', (error: Error) => this.logger.warn({ err: error, queue: this.queue }, 'consumer channel error'));
-    await channel.prefetch(this.spec.prefetch ?? 16);
-    this.channel = channel;
-    const { consumerTag } = await channel.consume(this.queue, (message) => {
-      if (!message) return;
-      const work = this.process(channel, message).finally(() => this.inFlight.delete(work));
-      this.inFlight.add(work);
-    });
-    this.consumerTag = consumerTag;
+    try {
+      await channel.prefetch(this.spec.prefetch ?? 16);
+      this.channel = channel;
+      const { consumerTag } = await channel.consume(this.queue, (message) => {
+        if (!message) {
+          // The broker's cancel: messages in flight still settle on this channel, then it closes.
+          if (!this.stopping) void this.closeWhenSettled(channel).then(onCancelled);
+          return;
+        }
+        const work = this.process(channel, message).finally(() => this.inFlight.delete(work));
+        this.inFlight.add(work);
+      });
+      this.consumerTag = consumerTag;
+    } catch (error) {
+      // A refused consume closes the channel on the broker's side; this makes sure of it.
+      await channel.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async closeWhenSettled(channel: Channel): Promise<void> {
+    await Promise.all([...this.inFlight]);
+    await channel.close().catch(() => undefined);
   }
 
   async stop(deadlineMs: number): Promise<void> {
