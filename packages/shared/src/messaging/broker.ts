@@ -273,16 +273,17 @@ export class Broker {
    * unread until the next reconnection, which may never come.
    */
   private async startConsumer(consumer: ConsumerRunner<MessageContract>, connection: ChannelModel, attempt = 0): Promise<void> {
-    const retry = (reason: string, error?: unknown) => {
+    const retry = (reason: string, failures: number, error?: unknown) => {
       if (this.closing || this.connection !== connection) return;
-      const delay = backoffDelay(Math.min(attempt, 8), 100, 5000);
+      const delay = backoffDelay(Math.min(failures, 8), 100, 5000);
       this.options.logger.error({ err: error, queue: consumer.queue, retryInMs: delay }, reason);
-      setTimeout(() => void this.startConsumer(consumer, connection, attempt + 1), delay).unref();
+      setTimeout(() => void this.startConsumer(consumer, connection, failures + 1), delay).unref();
     };
     try {
-      await consumer.start(connection, () => retry('the broker cancelled a consumer; starting it again'));
+      // A consumer that ran and was then cancelled starts again as soon as a first failure would.
+      await consumer.start(connection, () => retry('the broker cancelled a consumer; starting it again', 0));
     } catch (error) {
-      retry('consumer failed to start; retrying', error);
+      retry('consumer failed to start; retrying', attempt, error);
     }
   }
 }
