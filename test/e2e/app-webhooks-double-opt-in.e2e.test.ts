@@ -141,7 +141,7 @@ describe('account app: webhooks and double opt-in in the browser (issue #22)', (
     await page.waitForURL('**/app/settings/webhooks');
     expect(await page.getByText('No endpoints yet').count()).toBe(1);
     await page.context().close();
-  });
+  }, 90_000);
 
   it('turns double opt-in on, edits the confirmation email (problems by the field, a preview), and the edited email reaches a new contact', async () => {
     const account = await product.anAccountWithKey();
@@ -187,5 +187,5 @@ describe('account app: webhooks and double opt-in in the browser (issue #22)', (
     expect(confirmation!.parsed.text).toMatch(/^Hi Pia, confirm here: http:\/\/127\.0\.0\.1:\d+\/confirm\/v1\./);
     expect(confirmation!.parsed.html).toContain('confirm your address');
     await page.context().close();
-  });
+  }, 90_000);
 });

@@ -124,7 +124,10 @@ describe('template and header safety', () => {
         probing = false;
         await probe;
       }
-      expect(slowestHealthMs).toBeLessThan(200);
+      // A render that held the event loop would hold a probe for most of the 300 ms budget (the
+      // probe asks every 20 ms); one that gives way answers within a few ms, up to ~220 on a slow,
+      // loaded machine.
+      expect(slowestHealthMs).toBeLessThan(250);
 
       // Not retried: one attempt, one failure in the delivery log, nothing sent to the victim.
       await new Promise((resolve) => setTimeout(resolve, 500));

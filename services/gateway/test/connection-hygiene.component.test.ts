@@ -3,8 +3,11 @@ import { startGateway, stopGateways, type Gateway } from './support/gateway-harn
 
 const ATTACKER = '127.0.0.2'; // the loopback /8 is all ours: a second client address on one machine
 const SLOW = 3000;
-/** Others' answers, while the 3000 connect and are shut: a bound on a stall, not a latency target (a loaded two-core CI machine took over 2 s). */
-const ANSWERED_WITHIN_MS = 4000;
+/**
+ * Others' answers, while the 3000 connect and are shut: a bound on a stall, not a latency target (a
+ * loaded two-core CI machine took over 2 s; a slower one, running the rest of the suite beside it, 5-6 s).
+ */
+const ANSWERED_WITHIN_MS = 8000;
 
 /** Opens a connection from `localAddress` that sends part of a request line and then trickles. */
 function slowConnection(port: number, localAddress: string) {
@@ -40,19 +43,23 @@ describe('connection hygiene (issue #18: one address exhausting connections)', (
   it(`${SLOW} slow connections from one address: others are answered within ${ANSWERED_WITHIN_MS / 1000} s, and every one is closed`, async () => {
     const port = Number(new URL(gateway.url).port);
     const slow = Array.from({ length: SLOW }, () => slowConnection(port, ATTACKER));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${gateway.url}/healthz`, { signal: AbortSignal.timeout(ANSWERED_WITHIN_MS) })));
-    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
-    expect(Date.now() - started).toBeLessThan(ANSWERED_WITHIN_MS);
-    // Over the cap they are closed at once; the rest when their header time runs out.
-    const deadline = Date.now() + 6000;
-    const allClosed = Promise.all(slow.map((connection) => connection.closed));
-    await Promise.race([allClosed, new Promise((resolve) => setTimeout(resolve, deadline - Date.now()))]);
-    const stillOpen = slow.filter((connection) => !connection.socket.destroyed && connection.socket.readyState !== 'closed').length;
-    slow.forEach((connection) => connection.socket.destroy());
-    expect(stillOpen).toBe(0);
-  }, 20_000);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const started = Date.now();
+      const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${gateway.url}/healthz`, { signal: AbortSignal.timeout(ANSWERED_WITHIN_MS) })));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+      expect(Date.now() - started).toBeLessThan(ANSWERED_WITHIN_MS);
+      // Over the cap they are closed at once; the rest when their header time runs out.
+      const deadline = Date.now() + 6000;
+      const allClosed = Promise.all(slow.map((connection) => connection.closed));
+      await Promise.race([allClosed, new Promise((resolve) => setTimeout(resolve, deadline - Date.now()))]);
+      const stillOpen = slow.filter((connection) => !connection.socket.destroyed && connection.socket.readyState !== 'closed').length;
+      expect(stillOpen).toBe(0);
+    } finally {
+      // Even after a failure: 3000 trickling sockets left behind would slow the tests after this one.
+      slow.forEach((connection) => connection.socket.destroy());
+    }
+  }, 25_000);
 
   it('an idle connection that never sends a byte is closed when the header time runs out', async () => {
     const port = Number(new URL(gateway.url).port);
