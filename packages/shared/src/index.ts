@@ -22,7 +22,7 @@ export * from './db/ensure-database';
 export * from './db/migrate';
 export * from './db/transaction';
 export * from './db/simple-query';
-export * from './db/group-commit';
+export * from './batching/group-commit';
 export * from './db/table-changes-listener';
 export * from './db/inbox-pruner';
 export * from './redis/redis-client';

@@ -17,6 +17,18 @@ const productEvent = z.object({
 /** Published by the gateway once POST /v1/events accepted an event (the 202 waits for the confirm). */
 export const productEventReceivedV1 = defineContract('product_event.received.v1', productEvent);
 
+/**
+ * How an event published alone travels (by the gateway, or by contacts putting one event of a
+ * batch back in the queue): its id is the message id, which consumers deduplicate by, and the
+ * request that brought it is named for the logs.
+ */
+export const loneProductEventOptions = (
+  event: z.output<typeof productEvent>,
+): { messageId: string; headers: Record<string, string> } => ({
+  messageId: event.event_id,
+  headers: event.request_id ? { 'x-request-id': event.request_id } : {},
+});
+
 /** How many events one `product_events.received.v1` message carries at most. */
 export const MAX_EVENTS_PER_MESSAGE = 32;
 

@@ -1,4 +1,11 @@
-import { isDependencyUnavailable, productEventReceivedV1, type Broker, type MessageOf, type Pool } from '@mailer/shared';
+import {
+  isDependencyUnavailable,
+  loneProductEventOptions,
+  productEventReceivedV1,
+  type Broker,
+  type MessageOf,
+  type Pool,
+} from '@mailer/shared';
 import { upsertEventContact } from './upsert-event-contact';
 
 type ProductEvent = MessageOf<typeof productEventReceivedV1>;
@@ -21,16 +28,17 @@ export async function upsertEventContacts(
   inboxKeyOf: (event: ProductEvent) => string,
   events: readonly ProductEvent[],
 ): Promise<void> {
-  const outcomes = await Promise.allSettled(events.map((event) => upsertEventContact(deps, inboxKeyOf(event), event)));
-  const failures = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [{ event: events[index]!, error: outcome.reason as unknown }] : []));
+  const outcomes = await Promise.allSettled(
+    events.map((event) => upsertEventContact(deps, inboxKeyOf(event), event)),
+  );
+  const failures = outcomes.flatMap((outcome, index) =>
+    outcome.status === 'rejected' ? [{ event: events[index]!, error: outcome.reason as unknown }] : [],
+  );
   const unavailable = failures.find((failure) => isDependencyUnavailable(failure.error));
   if (unavailable) throw unavailable.error;
   await Promise.all(
     failures.map(({ event }) =>
-      deps.broker.publish(productEventReceivedV1, event, {
-        messageId: event.event_id,
-        headers: event.request_id ? { 'x-request-id': event.request_id } : {},
-      }),
+      deps.broker.publish(productEventReceivedV1, event, loneProductEventOptions(event)),
     ),
   );
 }

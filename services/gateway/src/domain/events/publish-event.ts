@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   BrokerUnavailableError,
   GroupCommit,
+  loneProductEventOptions,
   MAX_EVENTS_PER_MESSAGE,
   productEventReceivedV1,
   productEventsReceivedV1,
@@ -26,10 +27,7 @@ type ProductEvent = MessageOf<typeof productEventReceivedV1>;
 async function publishMessage(broker: Broker, events: ProductEvent[]): Promise<void> {
   const [first] = events;
   if (events.length === 1 && first) {
-    await broker.publish(productEventReceivedV1, first, {
-      messageId: first.event_id,
-      headers: first.request_id ? { 'x-request-id': first.request_id } : {},
-    });
+    await broker.publish(productEventReceivedV1, first, loneProductEventOptions(first));
     return;
   }
   await broker.publish(productEventsReceivedV1, { events }, { messageId: randomUUID() });
@@ -53,7 +51,11 @@ function eventMessagesOf(broker: Broker): GroupCommit<ProductEvent> {
  * Alone, an event is published at once; under load the events that arrive while a confirm is
  * awaited share the next message (no timer, so no added wait when the gateway is idle).
  */
-export async function publishEvent(broker: Broker, origin: EventOrigin, input: EventInput): Promise<AcceptedEvent> {
+export async function publishEvent(
+  broker: Broker,
+  origin: EventOrigin,
+  input: EventInput,
+): Promise<AcceptedEvent> {
   const accepted: AcceptedEvent = {
     id: randomUUID(),
     event: input.event,

@@ -6,8 +6,8 @@ interface Waiting<T, R> {
 
 /**
  * Group commit: callers add one item each and wait; items that arrive while a write is in flight
- * go together into the next one. Under load a hundred handlers cost a few statements instead of a
- * hundred transactions; alone, an item is written at once (no timer, no added latency). A failed
+ * go together into the next one (a statement, a broker message). Under load a hundred handlers cost
+ * a few writes instead of a hundred; alone, an item is written at once (no timer, no added latency). A failed
  * write fails every item in it, so each caller's message is retried as if it had been written alone.
  * `write` may answer each item (its results in the items' order), which `add` resolves with.
  */
