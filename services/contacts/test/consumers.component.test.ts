@@ -138,9 +138,8 @@ describe('contacts.product-events consumer', () => {
     received_at: now(),
   });
 
-  /** The enriched copies of one event the probe has seen so far. */
-  const enrichedCopies = (eventId: string) =>
-    probe.seen.filter((message) => message.type === 'product_event.enriched.v1' && message.payload.event_id === eventId);
+  /** The enriched copies of one event the probe has seen so far, alone or in a batch. */
+  const enrichedCopies = (eventId: string) => probe.enrichedEvents().filter((copy) => copy.payload.event_id === eventId);
 
   it('creates a missing contact (source "event", subscribed, names from properties) and publishes the enriched event under one id', async () => {
     const account = newAccountId();
@@ -170,12 +169,13 @@ describe('contacts.product-events consumer', () => {
         occurred_at: contact.created_at,
       },
     ]);
-    // Both deliveries publish (the second cannot know the first's publish was confirmed), with the
-    // same message id, which automation's inbox deduplicates.
+    // Both deliveries publish (the second cannot know the first's publish was confirmed), alone and
+    // with the same message id, which automation's inbox deduplicates; ready at once, they go once.
     const enriched = await waitFor(() => {
       const mine = enrichedCopies(received.event_id);
-      return mine.length === 2 ? mine : undefined;
+      return mine.length > 0 ? mine : undefined;
     });
+    expect(enriched.length).toBeLessThanOrEqual(2);
     expect(new Set(enriched.map((message) => message.messageId))).toEqual(new Set([`enriched:${received.event_id}`]));
     expect(enriched[0]!.payload).toMatchObject({
       ...received,
@@ -233,8 +233,9 @@ describe('contacts.product-events consumer', () => {
     expect(await factsAbout(contact.id, 'contact.updated.v1')).toEqual([]);
     const enriched = await waitFor(() => {
       const mine = enrichedCopies(received.event_id);
-      return mine.length === 2 ? mine : undefined;
+      return mine.length > 0 ? mine : undefined;
     });
+    expect(enriched.length).toBeLessThanOrEqual(2);
     expect(new Set(enriched.map((message) => message.messageId))).toEqual(new Set([`enriched:${received.event_id}`]));
     for (const copy of enriched) {
       expect(copy.payload.contact).toEqual({
@@ -268,7 +269,8 @@ describe('contacts.product-events consumer', () => {
     expect((await service.api.get(account, known.id)).body.data).toMatchObject({ first_name: 'Kim', last_name: 'Filled' });
     for (const received of events) {
       const enriched = await waitFor(() => enrichedCopies(received.event_id)[0], { what: `the enriched ${received.event_id}` });
-      expect(enriched.messageId).toBe(`enriched:${received.event_id}`);
+      // Alone, under the id a redelivery publishes it with again; or in a batch of its trigger.
+      if (!enriched.batched) expect(enriched.messageId).toBe(`enriched:${received.event_id}`);
     }
     // A redelivery of the message, and one of its events alone: each event's inbox row drops them.
     await probe.publish('product_events.received.v1', { events }, messageId);

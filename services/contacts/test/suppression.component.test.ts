@@ -37,7 +37,7 @@ async function productEvent(account: number, email: string) {
   await probe.publish('product_event.received.v1', event, event.event_id);
   await settled(event.event_id);
   const enriched = await waitFor(() =>
-    probe.seen.find((message) => message.type === 'product_event.enriched.v1' && message.payload.event_id === event.event_id),
+    probe.enrichedEvents().find((copy) => copy.payload.event_id === event.event_id),
   );
   return (enriched.payload as { contact: { id: number; subscribed: boolean; suppression: string | null } }).contact;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { triggerRoutingKey } from '../messaging/topology';
 import { contactSnapshotSchema } from './contact-facts';
 import { defineContract } from './message-contract';
 
@@ -43,11 +44,34 @@ export const productEventsReceivedV1 = defineContract(
   z.object({ events: z.array(productEvent).min(2).max(MAX_EVENTS_PER_MESSAGE) }),
 );
 
+const enrichedEvent = productEvent.extend({ contact: contactSnapshotSchema });
+
 /**
  * Re-published by the contacts service after it upserted the contact, carrying the contact, so
  * automation personalises from current details without reading another service's tables.
  */
-export const productEventEnrichedV1 = defineContract(
-  'product_event.enriched.v1',
-  productEvent.extend({ contact: contactSnapshotSchema }),
+export const productEventEnrichedV1 = defineContract('product_event.enriched.v1', enrichedEvent);
+
+/**
+ * How an enriched event published alone travels (by contacts, or by automation putting one event
+ * of a batch back in the queue): its message id derives from the event's, so a second publish of
+ * it is dropped by automation's inbox, and its routing key names its trigger (account and event
+ * name), which automation binds while a workflow listens.
+ */
+export const loneEnrichedEventOptions = (event: { event_id: string; account_id: number; event: string }) => ({
+  messageId: `enriched:${event.event_id}`,
+  routingKey: triggerRoutingKey(event.account_id, event.event),
+});
+
+/**
+ * Published by contacts instead of one message per event when enriched events of one trigger were
+ * ready while its previous publish waited for the broker's confirm, with the routing key they
+ * share (`triggerRoutingKey`), so it reaches automation exactly when a lone one would. Most of
+ * them find no queue (no workflow triggers on a page view), and routing one costs the broker about
+ * what routing ten events inside one does. Its message id is its own; automation handles each event
+ * under the id it would have had alone (`loneEnrichedEventOptions`).
+ */
+export const productEventsEnrichedV1 = defineContract(
+  'product_events.enriched.v1',
+  z.object({ events: z.array(enrichedEvent).min(2).max(MAX_EVENTS_PER_MESSAGE) }),
 );

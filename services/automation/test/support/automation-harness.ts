@@ -8,6 +8,7 @@ import {
   createPool,
   IDENTITY_HEADER,
   productEventEnrichedV1,
+  productEventsEnrichedV1,
   triggerRoutingKey,
   QUEUES,
   type ContactSnapshot,
@@ -121,6 +122,15 @@ export async function startAutomationHarness(database: string, options: { instan
       await broker.publish(productEventEnrichedV1, enrichedEvent(accountId, contact, event, properties), { messageId, routingKey: triggerRoutingKey(accountId, event) });
       return messageId;
     },
+    /** What contacts does with enriched events of one trigger ready at once: one batch message. Resolves to the events. */
+    publishEvents: async (accountId: number, event: string, items: Array<{ contact: ContactSnapshot; properties?: Record<string, unknown> }>, messageId: string = randomUUID()) => {
+      const events = items.map((item) => enrichedEvent(accountId, item.contact, event, item.properties ?? {}));
+      await broker.publish(productEventsEnrichedV1, { events }, { messageId, routingKey: triggerRoutingKey(accountId, event) });
+      return events;
+    },
+    /** Publishes events exactly as given (the same ids again, say), in one batch message. */
+    republishEvents: (events: Array<ReturnType<typeof enrichedEvent>>, messageId: string = randomUUID()) =>
+      broker.publish(productEventsEnrichedV1, { events }, { messageId, routingKey: triggerRoutingKey(events[0]!.account_id, events[0]!.event) }),
     /**
      * Publishes the event as `publishEvent` does, but asks the broker to refuse it when no queue is
      * bound to its key: resolves to the message id when automation got it, undefined when no enabled

@@ -1,4 +1,4 @@
-import { GroupCommit, isDependencyUnavailable, type Pool } from '@mailer/shared';
+import { GroupCommit, isDependencyUnavailable, onePerOwner, type Pool } from '@mailer/shared';
 
 /** What a batched statement made of one item: its answer (undefined: the caller's other path), or the error to fail it with. */
 export type BatchOutcome<R> = { answer: R | undefined } | { error: unknown };
@@ -38,15 +38,7 @@ export function statementBatchesPerPool<T, R>(
   write: (pool: Pool, items: T[]) => Promise<Array<R | undefined>>,
   keysOf: (item: T) => string[],
 ): (pool: Pool) => StatementBatches<T, R> {
-  const batchesByPool = new WeakMap<Pool, StatementBatches<T, R>>();
-  return (pool) => {
-    let batches = batchesByPool.get(pool);
-    if (!batches) {
-      batches = statementBatches((items) => write(pool, items), keysOf);
-      batchesByPool.set(pool, batches);
-    }
-    return batches;
-  };
+  return onePerOwner((pool: Pool) => statementBatches((items) => write(pool, items), keysOf));
 }
 
 function statementBatches<T, R>(

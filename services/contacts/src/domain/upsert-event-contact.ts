@@ -2,8 +2,6 @@ import {
   currentTraceparent,
   normaliseEmail,
   PoisonMessageError,
-  productEventEnrichedV1,
-  triggerRoutingKey,
   withTransaction,
   type Broker,
   type MessageOf,
@@ -23,6 +21,7 @@ import { standingSuppression } from '../data-access/suppressions.repository';
 import { tagsOf } from '../data-access/tags.repository';
 import { contactFacts } from './contact-facts';
 import { eventContactBatchesOf } from './event-contact-batches';
+import { publishEnrichedEvent } from './publish-enriched-event';
 import { requestConfirmation, startPending } from './double-opt-in';
 import { snapshotOf, withTags, type Contact, type ContactRow, type SuppressionReason } from './contact';
 
@@ -156,7 +155,8 @@ async function throughGeneralPath(pool: Pool, messageKey: string, event: Product
  * event's id derives from the event's, so a redelivery (the first attempt died after commit,
  * before the broker confirmed) publishes it again with the same id and automation drops the copy.
  * Publishing after commit rather than through the outbox saves an outbox write and a relay pass per
- * event, with the same guarantee: the event is not acked until the enriched one is confirmed.
+ * event, with the same guarantee: the event is not acked until the enriched one is confirmed. The
+ * enriched events of a trigger (account and event name) ready at the same time share one message.
  * The domain is not checked by DNS here: the events API gave the address the same verdict as
  * contacts' before accepting it. An address failing the address rule is poison.
  */
@@ -167,10 +167,5 @@ export async function upsertEventContact(deps: { pool: Pool; broker: Broker }, m
   const enriched = (await createdOrUnchangedContact(deps.pool, messageKey, event)) ?? (await throughGeneralPath(deps.pool, messageKey, event));
   // Deleted since the first attempt: nothing is left to enrich, and no email must follow.
   if (!enriched) return;
-  await deps.broker.publish(
-    productEventEnrichedV1,
-    { ...event, contact: snapshotOf(enriched.contact, enriched.suppression) },
-    // Routed by account and event name: only a trigger automation bound receives it (docs/decisions.md).
-    { messageId: `enriched:${event.event_id}`, routingKey: triggerRoutingKey(event.account_id, event.event) },
-  );
+  await publishEnrichedEvent(deps.broker, { ...event, contact: snapshotOf(enriched.contact, enriched.suppression) });
 }

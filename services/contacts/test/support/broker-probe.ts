@@ -5,6 +5,15 @@ import { testServers } from '@mailer/shared/testing';
 export interface SeenMessage {
   type: string;
   messageId: string;
+  routingKey: string;
+  payload: Record<string, unknown>;
+}
+
+/** An enriched event the probe saw, and the message that carried it. */
+export interface SeenEnrichedEvent {
+  /** The carrying message's id: `enriched:<event id>` when alone, the batch's own when not. */
+  messageId: string;
+  batched: boolean;
   payload: Record<string, unknown>;
 }
 
@@ -26,6 +35,7 @@ export async function brokerProbe(namespace: string, routingKeys: string[]) {
         // The type, not the routing key: enriched events are routed by account and event name.
         type: String(message.properties.type ?? message.fields.routingKey),
         messageId: String(message.properties.messageId),
+        routingKey: message.fields.routingKey,
         payload: JSON.parse(message.content.toString('utf8')) as Record<string, unknown>,
       });
     },
@@ -33,6 +43,14 @@ export async function brokerProbe(namespace: string, routingKeys: string[]) {
   );
   return {
     seen,
+    /** Every enriched event seen, alone (`product_event.enriched.v1`) or in a batch of its trigger. */
+    enrichedEvents: (): SeenEnrichedEvent[] =>
+      seen.flatMap((message) => {
+        if (message.type === 'product_event.enriched.v1') return [{ messageId: message.messageId, batched: false, payload: message.payload }];
+        if (message.type !== 'product_events.enriched.v1') return [];
+        const events = message.payload.events as Array<Record<string, unknown>>;
+        return events.map((payload) => ({ messageId: message.messageId, batched: true, payload }));
+      }),
     /** Publishes as a producer service would: type, message id, persistent, confirmed. */
     async publish(type: string, payload: unknown, messageId: string) {
       const body = Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));

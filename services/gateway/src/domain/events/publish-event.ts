@@ -4,6 +4,7 @@ import {
   GroupCommit,
   loneProductEventOptions,
   MAX_EVENTS_PER_MESSAGE,
+  onePerOwner,
   productEventReceivedV1,
   productEventsReceivedV1,
   type Broker,
@@ -33,17 +34,10 @@ async function publishMessage(broker: Broker, events: ProductEvent[]): Promise<v
   await broker.publish(productEventsReceivedV1, { events }, { messageId: randomUUID() });
 }
 
-/** One group commit per broker connection: the gateway has one; tests may start several. */
-const messagesPerBroker = new WeakMap<Broker, GroupCommit<ProductEvent>>();
-
-function eventMessagesOf(broker: Broker): GroupCommit<ProductEvent> {
-  let messages = messagesPerBroker.get(broker);
-  if (!messages) {
-    messages = new GroupCommit((events) => publishMessage(broker, events), MAX_EVENTS_PER_MESSAGE);
-    messagesPerBroker.set(broker, messages);
-  }
-  return messages;
-}
+/** One group commit per broker connection. */
+const eventMessagesOf = onePerOwner(
+  (broker: Broker) => new GroupCommit<ProductEvent>((events) => publishMessage(broker, events), MAX_EVENTS_PER_MESSAGE),
+);
 
 /**
  * Publishes the event and resolves only once the broker confirmed the message that holds it: the
