@@ -35,7 +35,7 @@ describe('enriched product events published together', () => {
     // The second delivery of one event, handled at the same time, travels once.
     const all = [...signups, ...views, signups[3]!];
     await Promise.all(all.map((event) => publishEnrichedEvent(service.broker, event)));
-    const ids = new Set(all.map((event) => event.event_id));
+    const ids = new Set<string>(all.map((event) => event.event_id));
     const mine = () => probe.seen.filter((message) => message.payload.account_id === account || (message.payload.events as Array<{ account_id: number }> | undefined)?.[0]?.account_id === account);
     await waitFor(() => (probe.enrichedEvents().filter((copy) => ids.has(copy.payload.event_id as string)).length === 10 ? true : undefined), { what: 'ten enriched events' });
     const messages = mine().map((message) => ({

@@ -45,7 +45,7 @@ export async function brokerProbe(namespace: string, routingKeys: string[]) {
     seen,
     /** Every enriched event seen, alone (`product_event.enriched.v1`) or in a batch of its trigger. */
     enrichedEvents: (): SeenEnrichedEvent[] =>
-      seen.flatMap((message) => {
+      seen.flatMap((message): SeenEnrichedEvent[] => {
         if (message.type === 'product_event.enriched.v1') return [{ messageId: message.messageId, batched: false, payload: message.payload }];
         if (message.type !== 'product_events.enriched.v1') return [];
         const events = message.payload.events as Array<Record<string, unknown>>;
