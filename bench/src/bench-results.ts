@@ -4,7 +4,7 @@ import type { SettleWait } from './broker-quiet';
 import type { ClosedLoopResult } from './closed-loop';
 import type { DeadWebhookResult } from './dead-webhook';
 import type { EventToEmailResult } from './event-to-email';
-import type { OpenLoopResult } from './open-loop';
+import type { HalfLoadResult } from './open-loop-at-half';
 
 export type ClosedLoopScenario = 'baselineA' | 'getContact' | 'createContact' | 'ingestEvent';
 
@@ -14,7 +14,8 @@ export interface BenchResults {
   closedLoop: Record<ClosedLoopScenario, ClosedLoopResult[]>;
   /** The median of the rounds' req/s per scenario. */
   medianReqPerS: Record<ClosedLoopScenario, number>;
-  openLoop: { getContact: OpenLoopResult; ingestEvent: OpenLoopResult };
+  /** Each at half its closed loop's throughput, with the same loop against baseline A. */
+  openLoop: { getContact: HalfLoadResult; ingestEvent: HalfLoadResult };
   eventToEmail: EventToEmailResult[];
   /** Issue #22: event -> email with no webhook endpoint, then with one that never answers. */
   deadWebhook: DeadWebhookResult;

@@ -1,4 +1,5 @@
 import type { BrokerSettler } from './broker-quiet';
+import type { LoadTarget } from './closed-loop';
 import type { Targets } from './load-targets';
 import { openLoopAgent, runOpenLoop, type OpenLoopResult } from './open-loop';
 import { checkResponses } from './response-check';
@@ -26,15 +27,14 @@ export interface OpenLoopAtHalfOptions {
  */
 const WARM_UP_SECONDS = 3;
 
-/**
- * An open loop at half the scenario's closed-loop throughput: latency when the stack is not
- * saturated, measured in steady state after a warm-up at the same rate (whose figures are logged).
- */
-export async function openLoopAtHalf(options: OpenLoopAtHalfOptions, scenario: HalfLoadScenario, closedLoopReqPerS: number): Promise<OpenLoopResult> {
-  const target = options.targets[scenario];
+/** The scenario's open loop, and the same loop (generator, rate, warm-up) against baseline A right after. */
+export interface HalfLoadResult extends OpenLoopResult {
+  baselineA: OpenLoopResult;
+}
+
+/** One open loop at `ratePerS` against `target`, measured in steady state after a warm-up at the same rate. */
+async function warmOpenLoop(options: OpenLoopAtHalfOptions, target: LoadTarget, label: string, ratePerS: number): Promise<OpenLoopResult> {
   const name = `${target.name}, open loop`;
-  const ratePerS = Math.max(1, Math.round(closedLoopReqPerS / 2));
-  const label = `open loop ${HALF_LOAD_LABELS[scenario]} at ${ratePerS}/s`;
   await options.settler.before(name);
   const agent = openLoopAgent();
   const run = async (seconds: number, suffix = '') => {
@@ -49,4 +49,18 @@ export async function openLoopAtHalf(options: OpenLoopAtHalfOptions, scenario: H
   } finally {
     agent.destroy();
   }
+}
+
+/**
+ * An open loop at half the scenario's closed-loop throughput: latency when the stack is not
+ * saturated, measured in steady state after a warm-up at the same rate (whose figures are logged).
+ * Then the same loop against baseline A: what the generator and the machine alone put into a p50
+ * and a p99 at that rate, for the absolute latency rows (docs/performance.md, "Session 35").
+ */
+export async function openLoopAtHalf(options: OpenLoopAtHalfOptions, scenario: HalfLoadScenario, closedLoopReqPerS: number): Promise<HalfLoadResult> {
+  const ratePerS = Math.max(1, Math.round(closedLoopReqPerS / 2));
+  const label = `open loop ${HALF_LOAD_LABELS[scenario]} at ${ratePerS}/s`;
+  const measured = await warmOpenLoop(options, options.targets[scenario], label, ratePerS);
+  const baselineA = await warmOpenLoop(options, options.targets.baselineA, `${label}, baseline A at the same rate`, ratePerS);
+  return { ...measured, baselineA };
 }
