@@ -30,7 +30,7 @@ export const loneProductEventOptions = (
   headers: event.request_id ? { 'x-request-id': event.request_id } : {},
 });
 
-/** How many events one `product_events.received.v1` message carries at most. */
+/** How many events one batch message (`product_events.received.v1`, `product_events.enriched.v1`) carries at most. */
 export const MAX_EVENTS_PER_MESSAGE = 32;
 
 /**
