@@ -3,6 +3,8 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+/** Preloaded into each child: it exits once this process is gone, even when killed outright. */
+const EXIT_WITH_PARENT = path.join(__dirname, 'exit-with-parent.cjs');
 
 /** A service as a real process (its build output), so a test can SIGKILL it mid-work. */
 export interface ServiceChild {
@@ -39,7 +41,8 @@ export function serviceChild(service: string, env: NodeJS.ProcessEnv, port: numb
   if (!existsSync(main)) throw new Error(`${service} is not built (${main}); run npx tsc -b first`);
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
-  // A forgotten child must not outlive the test run.
+  // A forgotten child must not outlive the test run (and if this process is killed outright, the
+  // preloaded EXIT_WITH_PARENT ends it).
   const killOnExit = () => child?.kill('SIGKILL');
 
   async function start(extra: NodeJS.ProcessEnv = {}) {
@@ -48,7 +51,7 @@ export function serviceChild(service: string, env: NodeJS.ProcessEnv, port: numb
     process.once('exit', killOnExit);
     const log = openSync(logFile, 'a');
     try {
-      child = spawn(process.execPath, [main], {
+      child = spawn(process.execPath, ['--require', EXIT_WITH_PARENT, main], {
         cwd: path.join(ROOT, 'services', service),
         env: { ...env, ...extra, PORT: String(port) },
         stdio: ['ignore', log, log],
