@@ -31,6 +31,7 @@ export * from './messaging/topology';
 export * from './messaging/queue-routing';
 export * from './messaging/broker';
 export * from './messaging/consumer-runner';
+export * from './messaging/handle-each-alone';
 export * from './messaging/poison-message-error';
 export * from './messaging/backoff';
 export * from './messaging/remove-topology';

@@ -58,10 +58,11 @@ export const productEventEnrichedV1 = defineContract('product_event.enriched.v1'
  * it is dropped by automation's inbox, and its routing key names its trigger (account and event
  * name), which automation binds while a workflow listens.
  */
-export const loneEnrichedEventOptions = (event: { event_id: string; account_id: number; event: string }) => ({
-  messageId: `enriched:${event.event_id}`,
-  routingKey: triggerRoutingKey(event.account_id, event.event),
-});
+export const loneEnrichedEventOptions = (
+  event: { event_id: string; account_id: number; event: string },
+  // A caller that has the key already (it grouped events by it) saves hashing it again.
+  routingKey = triggerRoutingKey(event.account_id, event.event),
+) => ({ messageId: `enriched:${event.event_id}`, routingKey });
 
 /**
  * Published by contacts instead of one message per event when enriched events of one trigger were

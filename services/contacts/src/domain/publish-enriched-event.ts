@@ -42,7 +42,7 @@ async function publishMessages(broker: Broker, events: EnrichedEvent[]): Promise
   await Promise.all(
     messagesByTrigger(events).map(({ routingKey, events: group }) => {
       const [first] = group;
-      if (group.length === 1 && first) return broker.publish(productEventEnrichedV1, first, loneEnrichedEventOptions(first));
+      if (group.length === 1 && first) return broker.publish(productEventEnrichedV1, first, loneEnrichedEventOptions(first, routingKey));
       return broker.publish(productEventsEnrichedV1, { events: group }, { messageId: randomUUID(), routingKey });
     }),
   );
