@@ -27,6 +27,7 @@ export * from './batching/one-per-owner';
 export * from './db/table-changes-listener';
 export * from './db/inbox-pruner';
 export * from './redis/redis-client';
+export * from './redis/coalesce-writes';
 export * from './messaging/topology';
 export * from './messaging/queue-routing';
 export * from './messaging/broker';

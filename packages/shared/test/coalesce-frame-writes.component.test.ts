@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import amqp, { type ChannelModel } from 'amqplib';
 import { testServers } from '@mailer/shared/testing';
 import { coalesceFrameWrites } from '../src/messaging/coalesce-frame-writes';
-import { uniqueName } from './helpers';
+import { countSocketWrites, uniqueName } from './helpers';
 
 describe('coalesceFrameWrites', () => {
   const { amqpUrl } = testServers();
@@ -13,22 +13,7 @@ describe('coalesceFrameWrites', () => {
   });
   afterEach(() => model.close());
 
-  /** Counts what reaches the socket: one entry per write the kernel is asked for. */
-  function socketWrites(): number[] {
-    const socket = (model as unknown as { connection: { stream: Socket } }).connection.stream;
-    const writes: number[] = [];
-    const write = socket._write.bind(socket);
-    const writev = socket._writev?.bind(socket);
-    socket._write = (chunk, encoding, callback) => {
-      writes.push(1);
-      write(chunk, encoding, callback);
-    };
-    socket._writev = (chunks, callback) => {
-      writes.push(chunks.length);
-      writev?.(chunks, callback);
-    };
-    return writes;
-  }
+  const socketWrites = () => countSocketWrites((model as unknown as { connection: { stream: Socket } }).connection.stream);
 
   it("recognises this amqplib's connection (an upgrade that changes it fails here)", () => {
     expect(coalesceFrameWrites(model)).toBe(true);

@@ -46,7 +46,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
   const access = accessMetrics(metrics);
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger);
-  const redis = createRedis(config.REDIS_URL, logger, { keyPrefix: config.REDIS_KEY_PREFIX, autoPipelining: true });
+  const redis = createRedis(config.REDIS_URL, logger, { keyPrefix: config.REDIS_KEY_PREFIX });
   const authenticator = new KeyAuthenticator((keyId) => findCredentials(pool, keyId), {
     ttlMs: config.KEY_CACHE_TTL_MS,
     maxEntries: 10_000,

@@ -5,14 +5,12 @@ export type { Redis } from 'ioredis';
 
 /**
  * A Redis client that fails a command at once while disconnected (no offline queue), so callers
- * can fall back instead of hanging, and keeps reconnecting in the background. `autoPipelining`
- * writes the commands issued in one tick to the socket together: one write instead of one per
- * request for a caller that runs a command per request (the gateway's limiter).
+ * can fall back instead of hanging, and keeps reconnecting in the background. A caller that runs a
+ * command per request batches its writes with `coalesceWrites`.
  */
-export function createRedis(url: string, logger: Logger, options: { keyPrefix?: string; autoPipelining?: boolean } = {}): Redis {
+export function createRedis(url: string, logger: Logger, options: { keyPrefix?: string } = {}): Redis {
   const client = new Redis(url, {
     keyPrefix: options.keyPrefix ?? '',
-    enableAutoPipelining: options.autoPipelining ?? false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 1000,

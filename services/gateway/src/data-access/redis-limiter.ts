@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from '@mailer/shared';
+import { coalesceWrites, type Redis } from '@mailer/shared';
 import { toSeconds, type LimitDecision, type LimitOutcome, type LimitWindowName, type LimitRequest, type LimitSettings } from '../domain/rate-limit';
 import { RATE_LIMIT_SCRIPT } from './rate-limit-script';
 import { redisKeys } from './redis-keys';
@@ -10,7 +10,7 @@ interface RedisWithLimiter extends Redis {
   gatewayRateLimit(...args: Array<string | number>): Promise<ScriptReply>;
 }
 
-/** Runs the rate-limit script: one round trip to Redis per request, whatever the outcome. */
+/** Runs the rate-limit script: one round trip to Redis per request, whatever the outcome; the requests of one event-loop turn share a write. */
 export class RedisLimiter {
   private readonly instance = randomBytes(6).toString('base64url');
   private sequence = 0;
@@ -28,6 +28,7 @@ export class RedisLimiter {
   async check(request: LimitRequest): Promise<LimitDecision> {
     const keyId = request.keyId ?? '-';
     const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
+    coalesceWrites(this.client);
     const [outcome, limit, remaining, resetMs, nowMs, windowName, blockStarted] = await this.client.gatewayRateLimit(
       redisKeys.ipWindow(request.ip),
       redisKeys.authFailures(request.ip),
