@@ -16,7 +16,7 @@ describe('coalesceWrites', () => {
 
   const socketWrites = () => countSocketWrites(redis.stream as Socket);
 
-  it("sends the commands of one event-loop turn as one write, each answered with its own reply", async () => {
+  it('sends the commands of one event-loop turn as one write, each answered with its own reply', async () => {
     const key = uniqueName('coalesce-');
     const writes = socketWrites();
 
@@ -30,14 +30,14 @@ describe('coalesceWrites', () => {
 
     expect(replies).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
     expect(writes).toEqual([40]);
+    await redis.expire(key, 60);
   });
 
   it('leaves the socket uncorked once the turn is over, so a later lone command goes out at once', async () => {
     const key = uniqueName('coalesce-');
     coalesceWrites(redis);
     coalesceWrites(redis);
-    const first = redis.set(key, 'a', 'EX', 60);
-    await first;
+    await redis.set(key, 'a', 'EX', 60);
     await nextTurn();
     expect((redis.stream as Socket).writableCorked).toBe(0);
 
