@@ -1,4 +1,5 @@
 import type { BenchResults } from './bench-results';
+import type { HalfLoadResult } from './open-loop-at-half';
 import { median, round } from './percentile';
 
 /** One line of the printed table: a figure, its same-run baseline ratio and the issue's target. */
@@ -42,6 +43,12 @@ function latencyRow(measurement: string, value: number, maximumMs?: number, base
   };
 }
 
+/** A half-load open loop's p50 and p99 rows, each beside baseline A's at the same rate. */
+const halfLoadRows = (result: HalfLoadResult, maximumP99Ms: number): TableRow[] => [
+  latencyRow(`  p50 open loop at ${result.ratePerS}/s`, result.p50Ms, undefined, result.baselineA.p50Ms),
+  latencyRow(`  p99 open loop at ${result.ratePerS}/s`, result.p99Ms, maximumP99Ms, result.baselineA.p99Ms),
+];
+
 const info = (measurement: string, measured: string): TableRow => ({
   measurement,
   measured,
@@ -62,8 +69,7 @@ export function targetTable(results: BenchResults): TableRow[] {
   const rows: TableRow[] = [
     info('baseline A: node:http + pg SELECT by id', `${a} req/s`),
     ratioRow('GET /api/v1/contacts/:id', results.medianReqPerS.getContact, 'req/s', a, 'A', 50),
-    latencyRow(`  p50 open loop at ${openLoop.getContact.ratePerS}/s`, openLoop.getContact.p50Ms, undefined, openLoop.getContact.baselineA.p50Ms),
-    latencyRow(`  p99 open loop at ${openLoop.getContact.ratePerS}/s`, openLoop.getContact.p99Ms, 15, openLoop.getContact.baselineA.p99Ms),
+    ...halfLoadRows(openLoop.getContact, 15),
     {
       measurement: '  CPU per GET, whole machine',
       measured: `${cpuPerGet} µs`,
@@ -73,8 +79,7 @@ export function targetTable(results: BenchResults): TableRow[] {
     },
     ratioRow('POST /api/v1/contacts', results.medianReqPerS.createContact, 'req/s', a, 'A', 35),
     ratioRow('POST /v1/events', results.medianReqPerS.ingestEvent, 'req/s', a, 'A', 45),
-    latencyRow(`  p50 open loop at ${openLoop.ingestEvent.ratePerS}/s`, openLoop.ingestEvent.p50Ms, undefined, openLoop.ingestEvent.baselineA.p50Ms),
-    latencyRow(`  p99 open loop at ${openLoop.ingestEvent.ratePerS}/s`, openLoop.ingestEvent.p99Ms, 25, openLoop.ingestEvent.baselineA.p99Ms),
+    ...halfLoadRows(openLoop.ingestEvent, 25),
   ];
   for (const run of eventToEmail) {
     const first = run.ratePerS === 100;

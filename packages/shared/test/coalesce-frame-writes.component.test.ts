@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import amqp, { type ChannelModel } from 'amqplib';
-import { testServers } from '@mailer/shared/testing';
+import { countSocketWrites, testServers } from '@mailer/shared/testing';
 import { coalesceFrameWrites } from '../src/messaging/coalesce-frame-writes';
-import { countSocketWrites, uniqueName } from './helpers';
+import { uniqueName } from './helpers';
 
 describe('coalesceFrameWrites', () => {
   const { amqpUrl } = testServers();

@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { coalesceWrites, createRedis, redisReady, type Redis } from '@mailer/shared';
-import { testServers } from '@mailer/shared/testing';
-import { countSocketWrites, memoryLogger, uniqueName } from './helpers';
+import { countSocketWrites, testServers } from '@mailer/shared/testing';
+import { memoryLogger, uniqueName } from './helpers';
 
 describe('coalesceWrites', () => {
   const { redisUrl, redisKeyPrefix } = testServers();

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger } from '../src/logger/logger';
 import type { emailSentV1 } from '../src/contracts/email-facts';
@@ -15,22 +14,6 @@ export function memoryLogger(service = 'test') {
     },
   });
   return { logger: createLogger(service, { level: 'debug', destination }), lines };
-}
-
-/** Counts what reaches `socket` from now on: one entry per write the kernel is asked for, with its chunks. */
-export function countSocketWrites(socket: Socket): number[] {
-  const writes: number[] = [];
-  const write = socket._write.bind(socket);
-  const writev = socket._writev?.bind(socket);
-  socket._write = (chunk, encoding, callback) => {
-    writes.push(1);
-    write(chunk, encoding, callback);
-  };
-  socket._writev = (chunks, callback) => {
-    writes.push(chunks.length);
-    writev?.(chunks, callback);
-  };
-  return writes;
 }
 
 export const uniqueName = (prefix: string) => `${prefix}${randomBytes(4).toString('hex')}`;

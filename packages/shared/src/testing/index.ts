@@ -13,3 +13,4 @@ export * from './work-preflight';
 export * from './broker-routes';
 export * from './counting-pool';
 export * from './inbox-pruning';
+export * from './socket-writes';
