@@ -8,14 +8,18 @@ import type { Socket } from 'node:net';
 export function countSocketWrites(socket: Socket): number[] {
   const writes: number[] = [];
   const write = socket._write.bind(socket);
-  const writev = socket._writev?.bind(socket);
   socket._write = (chunk, encoding, callback) => {
     writes.push(1);
     write(chunk, encoding, callback);
   };
-  socket._writev = (chunks, callback) => {
-    writes.push(chunks.length);
-    writev?.(chunks, callback);
-  };
+  // Only where the stream has one: a `_writev` that wrapped nothing would never call back, and
+  // without one the stream writes each chunk through `_write`, counted above.
+  const writev = socket._writev?.bind(socket);
+  if (writev) {
+    socket._writev = (chunks, callback) => {
+      writes.push(chunks.length);
+      writev(chunks, callback);
+    };
+  }
   return writes;
 }
