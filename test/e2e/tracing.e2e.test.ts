@@ -36,7 +36,7 @@ describe('tracing: one event is one trace from the gateway to the SMTP send', ()
 
   const serviceOf = (span: ReadableSpan) => span.attributes[SERVICE_ATTRIBUTE];
 
-  it('joins gateway, contacts and automation spans and the smtp.send span in one trace, without the address', async () => {
+  it('joins the gateway and automation spans and the smtp.send span in one trace, without the address', async () => {
     const account = await product.anAccountWithKey();
     await importWorkflows(product.automation.workflowWrites, account.accountId, [welcome]);
     const accepted = await product.sendEvent(account.key, { event: 'signup', email: 'traced@example.test', properties: {} });
@@ -62,18 +62,13 @@ describe('tracing: one event is one trace from the gateway to the SMTP send', ()
 
     const inTrace = exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
     const services = new Set(inTrace.map(serviceOf));
-    expect([...services]).toEqual(expect.arrayContaining(['gateway', 'contacts', 'automation']));
-    // The hops the trace must cross: the gateway's publish, the received event, the contacts outbox's enriched event, the send.
+    expect([...services]).toEqual(expect.arrayContaining(['gateway', 'automation']));
+    // The hops the trace must cross: the gateway's publish, the received event (its contact upserted
+    // with contacts' code and enrolled in automation's process: no enriched event in between), the send.
     const names = inTrace.map((span) => span.name);
-    expect(names).toEqual(
-      expect.arrayContaining([
-        'publish product_event.received.v1',
-        'process product_event.received.v1',
-        'publish product_event.enriched.v1',
-        'process product_event.enriched.v1',
-        'smtp.send',
-      ]),
-    );
+    expect(names).toEqual(expect.arrayContaining(['publish product_event.received.v1', 'process product_event.received.v1', 'smtp.send']));
+    expect(names).not.toContain('publish product_event.enriched.v1');
+    expect(serviceOf(inTrace.find((span) => span.name === 'process product_event.received.v1')!)).toBe('automation');
     // The gateway publishes the event from its own process.
     expect(serviceOf(inTrace.find((span) => span.name === 'publish product_event.received.v1')!)).toBe('gateway');
     expect(sent.attributes).toMatchObject({

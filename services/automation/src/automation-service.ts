@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { Broker, createMetricsRegistry, createPool, inboxPruner, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { contactsDatabaseUrl, EventContacts } from '@mailer/contacts/event-contacts';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { parseMailFrom, SmtpMailer } from './data-access/smtp-mailer';
@@ -30,6 +31,18 @@ const TRIGGER_ROUTING_CHECK_MS = 60_000;
  * shared Postgres.
  */
 const DATABASE_CONNECTIONS = 26;
+/**
+ * Connections to contacts' database when this service upserts the product events' contacts: the
+ * common case is one statement shared by the events of a prefetch, the rest a short transaction each.
+ */
+const CONTACTS_DATABASE_CONNECTIONS = 10;
+
+/** Contacts' code on contacts' database, when this service upserts the product events' contacts. */
+function eventContactsFor(config: AutomationConfig, broker: Broker, logger: Logger): EventContacts | undefined {
+  if (config.PRODUCT_EVENTS_UPSERTED_BY !== 'automation') return undefined;
+  const databaseUrl = contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
+  return EventContacts.connect({ databaseUrl, poolSize: CONTACTS_DATABASE_CONNECTIONS, logger, broker });
+}
 
 /** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
 export async function startAutomationService(config: AutomationConfig, logger: Logger) {
@@ -76,7 +89,8 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     broker,
     everyMs: TRIGGER_ROUTING_CHECK_MS,
   });
-  consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler });
+  const eventContacts = eventContactsFor(config, broker, logger);
+  consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler, eventContacts });
   consumeContactFacts(broker, { pool });
   consumeConfirmationRequests(broker, {
     pool,
@@ -147,6 +161,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
         () => inbox.stop(),
         () => broker.close(),
         async () => mailer.close(),
+        async () => eventContacts?.close(),
         () => pool.end(),
       ]),
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, inboxEnv, loadConfig, postgresEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, inboxEnv, loadConfig, postgresEnv, productEventsEnv } from '@mailer/shared';
 
 /** What the admin CLI needs: the database, and for an import the broker (a workflow's trigger is routed before it is saved). */
 export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv, ...brokerEnv });
@@ -12,6 +12,12 @@ export const automationEnvSchema = commonEnvSchema.extend({
   ...postgresEnv,
   ...inboxEnv,
   ...brokerEnv,
+  ...productEventsEnv,
+  /**
+   * Contacts' database, where this service upserts the product events' contacts with contacts' code
+   * (`PRODUCT_EVENTS_UPSERTED_BY=automation`); unset: `${DB_PREFIX}contacts` on `POSTGRES_URL`.
+   */
+  CONTACTS_DATABASE_URL: envFields.postgresUrl.optional(),
   SMTP_URL: envFields.smtpUrl.default('smtp://127.0.0.1:1025'),
   /** Sender of workflow emails: `address` or `Name <address>`. */
   MAIL_FROM: z.string().trim().min(3).default('Mailer <no-reply@mailer.local>'),

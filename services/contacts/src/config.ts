@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, internalListenEnv, emailDomainEnv, envFields, inboxEnv, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
+import {
+  brokerEnv,
+  commonEnvSchema,
+  internalListenEnv,
+  emailDomainEnv,
+  envFields,
+  inboxEnv,
+  loadConfig,
+  postgresEnv,
+  productEventsEnv,
+  redisEnv,
+} from '@mailer/shared';
 
 export const contactsEnvSchema = commonEnvSchema.extend({
   PORT: envFields.port(3010),
@@ -9,6 +20,7 @@ export const contactsEnvSchema = commonEnvSchema.extend({
   ...brokerEnv,
   ...redisEnv,
   ...emailDomainEnv,
+  ...productEventsEnv,
   /** How often the outbox relay looks for unpublished rows when idle. */
   OUTBOX_POLL_MS: envFields.positiveInt(100),
 });

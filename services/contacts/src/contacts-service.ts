@@ -64,7 +64,7 @@ export async function startContactsService(
   });
   const emailValidator = emailDomainValidatorFor(config, redis, logger, domainCheckMetrics(metrics));
   outboxLagGauge(metrics, pool);
-  registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome });
+  registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome }, { productEvents: config.PRODUCT_EVENTS_UPSERTED_BY === 'contacts' });
   const relay = new OutboxRelay({ pool, broker, logger, pollMs: config.OUTBOX_POLL_MS });
   const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
   inbox.start();

@@ -1,8 +1,6 @@
 import { parse as parseQueryString } from 'node:querystring';
 import type { Logger } from 'pino';
 import {
-  AppError,
-  CommonErrorCodes,
   commonStatusByCode,
   createPool,
   errorAnswer,
@@ -10,6 +8,7 @@ import {
   type JsonAnswer,
   type Pool,
 } from '@mailer/shared';
+import { notMigratedAsNotReady } from './data-access/not-migrated';
 import { contactStatusByCode } from './domain/contact.errors';
 import { contactReadAnswers } from './entry-points/api/contact-answers';
 
@@ -17,9 +16,6 @@ import { contactReadAnswers } from './entry-points/api/contact-answers';
 export { contactsDatabaseUrl } from './database';
 
 const LIST_PATH = '/api/v1/contacts';
-
-/** Postgres: the database or a table does not exist yet (contacts has not created or migrated it). */
-const NOT_MIGRATED = new Set(['3D000', '42P01']);
 
 export interface ContactReadsOptions {
   /** Contacts' own database (the one its migrations write). */
@@ -80,7 +76,7 @@ export class ContactReads {
     try {
       return await read();
     } catch (error) {
-      const failure = errorAnswer(notYetMigratedAsUnavailable(error), this.statusByCode);
+      const failure = errorAnswer(notMigratedAsNotReady(error), this.statusByCode);
       logFailedRequest(this.logger, failure.status, error, 'GET', path);
       return { status: failure.status, body: failure.body, headers: failure.headers };
     }
@@ -96,13 +92,4 @@ function readOf(url: string): { path: string; id?: string; query: string } | und
   const id = path.startsWith(`${LIST_PATH}/`) ? path.slice(LIST_PATH.length + 1) : '';
   if (id === '' || id.includes('/') || id.includes('%')) return undefined;
   return { path, id, query };
-}
-
-/** Before contacts has made its database the reads are unavailable, as the service itself would be. */
-function notYetMigratedAsUnavailable(error: unknown): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !NOT_MIGRATED.has(code)) return error;
-  return new AppError(CommonErrorCodes.UNAVAILABLE, 'service temporarily unavailable').withHeaders({
-    'Retry-After': '5',
-  });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { countingPool } from '@mailer/shared/testing';
 import { saveDoubleOptIn } from '../src/data-access/double-opt-in.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
+import { publishEnrichedEvent } from '../src/domain/publish-enriched-event';
 import { upsertEventContact } from '../src/domain/upsert-event-contact';
 import {
   newAccountId,
@@ -33,7 +34,7 @@ async function statementsToHandle(
   messageKey = `test:${event.event_id}`,
 ) {
   const counting = countingPool(service.pool);
-  await upsertEventContact({ pool: counting.pool, broker: service.broker }, messageKey, event);
+  await upsertEventContact({ pool: counting.pool, deliver: (enriched) => publishEnrichedEvent(service.broker, enriched) }, messageKey, event);
   return counting.statements();
 }
 

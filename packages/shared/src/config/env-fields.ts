@@ -76,6 +76,17 @@ export const brokerEnv = {
     .transform((namespace) => (namespace === '' || /[._-]$/.test(namespace) ? namespace : `${namespace}.`)),
 };
 
+/**
+ * Which service consumes the product events the gateway accepts: `automation` (the default) runs
+ * contacts' own upsert code on contacts' database and enrols the enriched event in the same
+ * process, a broker hop less per event; `contacts` upserts and publishes the enriched event for
+ * automation to consume. Contacts and automation both read it and must be given the same value
+ * (docs/decisions.md, "Session 38").
+ */
+export const productEventsEnv = {
+  PRODUCT_EVENTS_UPSERTED_BY: z.enum(['automation', 'contacts']).default('automation'),
+};
+
 export const redisEnv = {
   REDIS_URL: envFields.redisUrl.default('redis://127.0.0.1:6379'),
   REDIS_KEY_PREFIX: z.string().default(''),

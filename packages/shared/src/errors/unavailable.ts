@@ -1,8 +1,21 @@
 /**
+ * A server we depend on answers, but what we need on it is not there yet: another service's
+ * database before that service has created or migrated it. Handled as an outage (503, a message
+ * retried in place), since it passes by itself once that service has started.
+ */
+export class DependencyNotReadyError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DependencyNotReadyError';
+  }
+}
+
+/**
  * Whether an error means a server we depend on is unreachable or refusing work right now
  * (Postgres down or restarting, Redis or the broker gone), so the answer is 503, not 500.
  */
 export function isDependencyUnavailable(error: unknown): boolean {
+  if (error instanceof DependencyNotReadyError) return true;
   // Not `instanceof Error`: errors raised by Node's own net/dns code come from another realm under
   // jest (and vm contexts), where that check is false and an outage would read as a 500.
   if (typeof error !== 'object' || error === null) return false;
@@ -21,3 +34,4 @@ export function isDependencyUnavailable(error: unknown): boolean {
     /MaxRetriesPerRequestError|max retries per request/i.test(message)
   );
 }
+

@@ -3,12 +3,11 @@ import {
   normaliseEmail,
   PoisonMessageError,
   withTransaction,
-  type Broker,
   type MessageOf,
   type Pool,
   type PoolClient,
 } from '@mailer/shared';
-import type { productEventReceivedV1 } from '@mailer/shared';
+import type { productEventEnrichedV1, productEventReceivedV1 } from '@mailer/shared';
 import {
   findContactByEmail,
   insertContactIfAbsent,
@@ -21,11 +20,21 @@ import { standingSuppression } from '../data-access/suppressions.repository';
 import { tagsOf } from '../data-access/tags.repository';
 import { contactFacts } from './contact-facts';
 import { eventContactBatchesOf } from './event-contact-batches';
-import { publishEnrichedEvent } from './publish-enriched-event';
 import { requestConfirmation, startPending } from './double-opt-in';
 import { snapshotOf, withTags, type Contact, type ContactRow, type SuppressionReason } from './contact';
 
 type ProductEvent = MessageOf<typeof productEventReceivedV1>;
+export type EnrichedEvent = MessageOf<typeof productEventEnrichedV1>;
+
+export interface EventContactDeps {
+  pool: Pool;
+  /**
+   * Where the enriched event goes once the contact is committed; the caller acks the product event
+   * when it resolves. Contacts' consumer publishes it for automation (`publishEnrichedEvent`);
+   * automation, consuming the product events itself, enrols it in its own process.
+   */
+  deliver: (event: EnrichedEvent) => Promise<void>;
+}
 
 const MAX_NAME_LENGTH = 255;
 
@@ -150,22 +159,22 @@ async function throughGeneralPath(pool: Pool, messageKey: string, event: Product
 /**
  * A product event: upsert its contact in one transaction with the inbox row (one statement, shared
  * with the events handled meanwhile, when the contact is new, the common case of a sign-up, or when
- * the event changes nothing; the double opt-in setting is read in that statement too), then publish the
- * event enriched with the contact's snapshot and only then let the consumer ack. The enriched
+ * the event changes nothing; the double opt-in setting is read in that statement too), then deliver
+ * the event enriched with the contact's snapshot and only then let the consumer ack. The enriched
  * event's id derives from the event's, so a redelivery (the first attempt died after commit,
- * before the broker confirmed) publishes it again with the same id and automation drops the copy.
- * Publishing after commit rather than through the outbox saves an outbox write and a relay pass per
- * event, with the same guarantee: the event is not acked until the enriched one is confirmed. The
- * enriched events of a trigger (account and event name) ready at the same time share one message.
- * The domain is not checked by DNS here: the events API gave the address the same verdict as
- * contacts' before accepting it. An address failing the address rule is poison.
+ * before the enriched event was delivered) delivers it again with the same id and automation's
+ * inbox drops the copy. Delivering after commit rather than through the outbox saves an outbox
+ * write and a relay pass per event, with the same guarantee: the event is not acked until the
+ * enriched one is confirmed by the broker or enrolled. The domain is not checked by DNS here: the
+ * events API gave the address the same verdict as contacts' before accepting it. An address
+ * failing the address rule is poison.
  */
-export async function upsertEventContact(deps: { pool: Pool; broker: Broker }, messageKey: string, received: ProductEvent): Promise<void> {
+export async function upsertEventContact(deps: EventContactDeps, messageKey: string, received: ProductEvent): Promise<void> {
   const normalised = normaliseEmail(received.email);
   if (!normalised) throw new PoisonMessageError('product event names a malformed email address');
   const event = { ...received, email: normalised.address };
   const enriched = (await createdOrUnchangedContact(deps.pool, messageKey, event)) ?? (await throughGeneralPath(deps.pool, messageKey, event));
   // Deleted since the first attempt: nothing is left to enrich, and no email must follow.
   if (!enriched) return;
-  await publishEnrichedEvent(deps.broker, { ...event, contact: snapshotOf(enriched.contact, enriched.suppression) });
+  await deps.deliver({ ...event, contact: snapshotOf(enriched.contact, enriched.suppression) });
 }

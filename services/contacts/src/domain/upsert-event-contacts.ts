@@ -2,29 +2,51 @@ import {
   handleEachAlone,
   loneProductEventOptions,
   productEventReceivedV1,
+  productEventsReceivedV1,
+  QUEUES,
   type Broker,
   type MessageOf,
-  type Pool,
+  type ReceivedMessage,
 } from '@mailer/shared';
-import { upsertEventContact } from './upsert-event-contact';
+import { notMigratedAsNotReady } from '../data-access/not-migrated';
+import { upsertEventContact, type EventContactDeps } from './upsert-event-contact';
 
 type ProductEvent = MessageOf<typeof productEventReceivedV1>;
 
+/** What `contacts.product-events` holds: one event, or the events the gateway accepted while a confirm was awaited. */
+export const PRODUCT_EVENT_CONTRACTS = [productEventReceivedV1, productEventsReceivedV1] as const;
+export type ProductEventMessage = ReceivedMessage<(typeof PRODUCT_EVENT_CONTRACTS)[number]>;
+
 /**
- * The events of one `product_events.received.v1` message, each handled as if it had come alone
- * (`handleEachAlone`): its own inbox key, from its event id; the events of the message share the
- * statements of `upsertEventContact` as those of one prefetch do. A retried message publishes the
- * enriched events of those done again with the same ids, which automation drops. One that fails
- * on its own goes back as `product_event.received.v1`.
+ * The inbox key of an event: the queue's name and its id (a lone event's message id is its event
+ * id). The same whichever service consumes the queue, so a redelivery that reaches the other one
+ * (a rolling upgrade switching `PRODUCT_EVENTS_UPSERTED_BY`) finds the event applied.
  */
-export function upsertEventContacts(
-  deps: { pool: Pool; broker: Broker },
-  inboxKeyOf: (event: ProductEvent) => string,
-  events: readonly ProductEvent[],
-): Promise<void> {
+const inboxKeyOf = (eventId: string) => `${QUEUES.contactsProductEvents.name}:${eventId}`;
+
+/** One event, with contacts' database not migrated yet read as an outage (retried in place, not dead-lettered). */
+async function upsertOne(deps: EventContactDeps, messageKey: string, event: ProductEvent): Promise<void> {
+  try {
+    await upsertEventContact(deps, messageKey, event);
+  } catch (error) {
+    throw notMigratedAsNotReady(error);
+  }
+}
+
+/**
+ * A message of `contacts.product-events`: each event's contact upserted and the event delivered
+ * enriched (`upsertEventContact`). The events of a batch are each handled as if they had come
+ * alone (`handleEachAlone`), under their own inbox keys, sharing the statements of
+ * `upsertEventContact` as those of one prefetch do; a retried batch delivers the enriched events
+ * of those done again with the same ids, which automation's inbox drops. One that fails on its own
+ * goes back to the queue as `product_event.received.v1`.
+ */
+export function upsertEventContacts(deps: EventContactDeps & { broker: Broker }, message: ProductEventMessage): Promise<void> {
+  const { payload } = message;
+  if (!('events' in payload)) return upsertOne(deps, inboxKeyOf(message.messageId), payload);
   return handleEachAlone(
-    events,
-    (event) => upsertEventContact(deps, inboxKeyOf(event), event),
+    payload.events,
+    (event) => upsertOne(deps, inboxKeyOf(event.event_id), event),
     (event) => deps.broker.publish(productEventReceivedV1, event, loneProductEventOptions(event)),
   );
 }

@@ -19,6 +19,18 @@ export class TriggeredWorkflowsCache {
     return this.entries.get(keyOf(accountId, event)) ?? this.refresh(accountId, event);
   }
 
+  /**
+   * Whether any enabled workflow triggers on the event, for dropping it before any statement when
+   * none does. A cached "none" is read again: no statement would ever check it, and a workflow
+   * enabled meanwhile (by any instance) must see the next event, as the trigger's binding it makes
+   * before saving routes the next enriched event. A cached "some" is checked by the enrolment.
+   */
+  async triggersAny(accountId: number, event: string): Promise<boolean> {
+    const cached = this.entries.get(keyOf(accountId, event));
+    if (cached !== undefined && cached.workflows.length > 0) return true;
+    return (await this.refresh(accountId, event)).workflows.length > 0;
+  }
+
   async refresh(accountId: number, event: string): Promise<TriggeredWorkflows> {
     const key = keyOf(accountId, event);
     const fresh = await workflowsTriggeredBy(this.pool, accountId, event);

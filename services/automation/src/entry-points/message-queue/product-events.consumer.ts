@@ -1,26 +1,45 @@
-import { productEventEnrichedV1, productEventsEnrichedV1, QUEUES, type Broker, type Pool } from '@mailer/shared';
+import { loneEnrichedEventOptions, productEventEnrichedV1, productEventsEnrichedV1, QUEUES, type Broker, type Pool } from '@mailer/shared';
+import { PRODUCT_EVENT_CONTRACTS, type EventContacts } from '@mailer/contacts/event-contacts';
 import { crashPoint } from '../../crash-point';
-import { handleProductEvent, type EnrolmentOptions, type EnrolmentOutcome } from '../../domain/enrolment/handle-product-event';
+import { handleProductEvent, type EnrichedEvent, type EnrolmentOptions, type EnrolmentOutcome } from '../../domain/enrolment/handle-product-event';
 import { handleProductEvents } from '../../domain/enrolment/handle-product-events';
 import { TriggeredWorkflowsCache } from '../../domain/enrolment/triggered-workflows-cache';
 import type { SendScheduler } from '../workers/send-scheduler';
 
+export interface ProductEventsDeps {
+  pool: Pool;
+  mailDomain: string;
+  scheduler: Pick<SendScheduler, 'claimNow' | 'sendNow' | 'wake' | 'leaseMs'>;
+  /** Given when this service upserts the product events' contacts (`PRODUCT_EVENTS_UPSERTED_BY=automation`). */
+  eventContacts?: EventContacts | undefined;
+}
+
+/** Test-only: the enrolment (the step's ledger row) is committed and the event acked. */
+const crashAfterAck = (outcome: string) => {
+  if (outcome === 'ack') crashPoint('after_ack');
+};
+
 /**
- * automation.contact-events: enriched product events enrol contacts, one per message
- * (`product_event.enriched.v1`) or several of one trigger (`product_events.enriched.v1`, what
- * contacts had ready at once). A first email due now is claimed in the enrolment's transaction and
- * sent right after commit; the rest wake the scheduler.
+ * Product events enrol contacts. A first email due now is claimed in the enrolment's transaction
+ * and sent right after commit; the rest wake the scheduler. Two ways in, under one inbox key per
+ * event (`enriched:<event id>`), so an event enrols once whichever way it came, even both:
+ * - automation.contact-events: enriched events, one per message (`product_event.enriched.v1`) or
+ *   several of one trigger (`product_events.enriched.v1`), published by contacts when it upserts
+ *   the product events, by an older contacts during an upgrade, or by this service putting one
+ *   event of a batch back;
+ * - contacts.product-events, when this service upserts them: contacts' own code upserts each
+ *   event's contact on contacts' database and hands the enriched event straight to the enrolment,
+ *   a broker hop less per event. An event no enabled workflow triggers on stops there, as its
+ *   enriched message would have found no binding.
  */
-export function consumeProductEvents(
-  broker: Broker,
-  deps: { pool: Pool; mailDomain: string; scheduler: Pick<SendScheduler, 'claimNow' | 'sendNow' | 'wake' | 'leaseMs'> },
-): void {
+export function consumeProductEvents(broker: Broker, deps: ProductEventsDeps): void {
   const { scheduler } = deps;
+  const workflows = new TriggeredWorkflowsCache(deps.pool);
   const options: EnrolmentOptions = {
     mailDomain: deps.mailDomain,
     claimNow: () => scheduler.claimNow(),
     leaseMs: scheduler.leaseMs,
-    workflows: new TriggeredWorkflowsCache(deps.pool),
+    workflows,
   };
   const enrolled = ({ enrolled: count, immediate }: EnrolmentOutcome) => {
     scheduler.sendNow(immediate);
@@ -34,9 +53,21 @@ export function consumeProductEvents(
       if ('events' in message.payload) await handleProductEvents({ pool: deps.pool, broker }, message.payload.events, options, enrolled);
       else enrolled(await handleProductEvent(deps.pool, message.messageId, message.payload, options));
     },
-    // Test-only: the enrolment (the step's ledger row) is committed and the event acked.
-    onOutcome: (outcome) => {
-      if (outcome === 'ack') crashPoint('after_ack');
-    },
+    onOutcome: crashAfterAck,
+  });
+
+  const { eventContacts } = deps;
+  if (!eventContacts) return;
+  const enrol = async (event: EnrichedEvent) => {
+    if (!(await workflows.triggersAny(event.account_id, event.event))) return;
+    enrolled(await handleProductEvent(deps.pool, loneEnrichedEventOptions(event).messageId, event, options));
+  };
+  broker.consume({
+    queue: QUEUES.contactsProductEvents.name,
+    contracts: [...PRODUCT_EVENT_CONTRACTS],
+    // As contacts' own consumer of this queue: room for the events of a burst to share statements.
+    prefetch: 64,
+    handle: (message) => eventContacts.upsert(message, enrol),
+    onOutcome: crashAfterAck,
   });
 }
