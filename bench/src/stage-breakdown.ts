@@ -13,8 +13,10 @@ export type Stage = (typeof STAGES)[number];
 export const STAGE_SOURCES: Record<Stage, string | null> = {
   accepted: 'bench: the 202 fully answered',
   upserted: 'contacts.contacts.created_at',
-  // Contacts publishes the enriched event after its commit and stores nothing about it; automation's
-  // first write for it is the enrolment statement, so this wait is inside upserted -> enrolled.
+  // The enriched event is handed to automation's enrolment in the same process (or, with
+  // PRODUCT_EVENTS_UPSERTED_BY=contacts, published by contacts) after the contact's commit; nothing
+  // stores that moment, and automation's first write for it is the enrolment statement, so this wait
+  // is inside upserted -> enrolled.
   enriched: null,
   enrolled: 'automation.workflow_runs.created_at',
   claimed: 'automation.sends.claimed_at',
@@ -84,7 +86,7 @@ export function describeStages(figures: readonly StageFigures[]): string {
   const lines = ['  stage       since scheduled p50/p99 ms   step p50/p99 ms    n      from'];
   for (const figure of figures) {
     if (figure.source === null) {
-      lines.push(`  ${figure.stage.padEnd(10)}  not stored (published by contacts after its commit; its wait is in ${figure.after} -> next)`);
+      lines.push(`  ${figure.stage.padEnd(10)}  not stored (handed on after the contact's commit; its wait is in ${figure.after} -> next)`);
       continue;
     }
     const since = `${ms(figure.sinceScheduled.p50Ms)} / ${ms(figure.sinceScheduled.p99Ms)}`;
