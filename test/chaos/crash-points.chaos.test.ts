@@ -11,7 +11,8 @@ import { sendWithRetries } from './event-client';
  * The crash-point matrix (issue 9): the automation worker SIGKILLs itself once at one point of the
  * send path (AUTOMATION_CRASH_AT, test-only), is restarted without the switch, and the outcome for
  * the one signup event is asserted against the SMTP sink and the ledger. In the code's order:
- * ack of the product event -> claim -> SMTP accepted -> ledger commit.
+ * the event's contact upserted -> enrolment committed and the product event acked -> claim -> SMTP
+ * accepted -> ledger commit.
  */
 // `reclaimed`: whether the restart must take the row over by lease expiry (a `reconciled` log
 // line); undefined after the ack, where the scheduler may or may not have claimed before the kill.
@@ -21,6 +22,12 @@ const cases: Array<{
   reclaimed?: boolean;
   why: string;
 }> = [
+  {
+    point: 'after_upsert',
+    copies: [1, 1],
+    reclaimed: false,
+    why: 'the contact is committed, the enrolment is not; the redelivered event upserts nothing and enrols once',
+  },
   {
     point: 'after_ack',
     copies: [1, 1],

@@ -59,6 +59,8 @@ export function consumeProductEvents(broker: Broker, deps: ProductEventsDeps): v
   const { eventContacts } = deps;
   if (!eventContacts) return;
   const enrol = async (event: EnrichedEvent) => {
+    // Test-only: the contact is committed in contacts' database, the enrolment is not.
+    crashPoint('after_upsert');
     if (!(await workflows.triggersAny(event.account_id, event.event))) return;
     enrolled(await handleProductEvent(deps.pool, loneEnrichedEventOptions(event).messageId, event, options));
   };
