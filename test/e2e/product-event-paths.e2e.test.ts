@@ -88,6 +88,8 @@ describe('product events upserted where they are consumed (automation)', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(product.smtp.messagesTo(email)).toHaveLength(1);
     expect(await runsOf(accountId)).toBe(1);
+    // Contacts runs no consumer of the product events: automation took every copy.
+    expect(await settled(product.contacts.metrics, QUEUES.contactsProductEvents.name)).toBe(0);
     expect((await product.api(key, 'GET', `/contacts?q=${encodeURIComponent(email)}`)).body?.data).toHaveLength(1);
   });
 

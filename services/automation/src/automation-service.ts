@@ -37,11 +37,10 @@ const DATABASE_CONNECTIONS = 26;
  */
 const CONTACTS_DATABASE_CONNECTIONS = 10;
 
-/** Contacts' code on contacts' database, when this service upserts the product events' contacts. */
-function eventContactsFor(config: AutomationConfig, broker: Broker, logger: Logger): EventContacts | undefined {
+/** Contacts' database, when this service upserts the product events' contacts there with contacts' code. */
+function contactsDatabaseFor(config: AutomationConfig): string | undefined {
   if (config.PRODUCT_EVENTS_UPSERTED_BY !== 'automation') return undefined;
-  const databaseUrl = contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
-  return EventContacts.connect({ databaseUrl, poolSize: CONTACTS_DATABASE_CONNECTIONS, logger, broker });
+  return contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
 }
 
 /** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
@@ -89,7 +88,9 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     broker,
     everyMs: TRIGGER_ROUTING_CHECK_MS,
   });
-  const eventContacts = eventContactsFor(config, broker, logger);
+  const contactsUrl = contactsDatabaseFor(config);
+  const eventContacts =
+    contactsUrl === undefined ? undefined : EventContacts.connect({ databaseUrl: contactsUrl, poolSize: CONTACTS_DATABASE_CONNECTIONS, logger, broker });
   consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler, eventContacts });
   consumeContactFacts(broker, { pool });
   consumeConfirmationRequests(broker, {
@@ -136,6 +137,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   );
   logStarted(logger, `automation (instance ${scheduler.instance})`, [`http://${config.HOST}:${server.port}`], {
     postgres: databaseUrl,
+    'contacts upserts': contactsUrl,
     rabbitmq: config.AMQP_URL,
     smtp: config.SMTP_URL,
   });
