@@ -41,28 +41,49 @@ export interface TriggeredWorkflows {
   fingerprint: string[];
 }
 
-/** One workflow row's entry in a fingerprint: its id and the transaction that last wrote it. */
-const ROW_VERSION = "id::text || ':' || xmin::text";
+/** One workflow row's entry in a fingerprint: its id and the transaction that last wrote it (`table`: the row's alias). */
+const rowVersion = (table = 'workflows') => `${table}.id::text || ':' || ${table}.xmin::text`;
 
 /**
  * The fingerprint of the set as a statement sees it, with `$account` and `$event` as its parameter
  * references: the enrolment compares it with the one its caller matched against.
  */
 export const triggeredFingerprintSql = (account: string, event: string) =>
-  `(SELECT coalesce(array_agg(${ROW_VERSION} ORDER BY id), '{}')
+  `(SELECT coalesce(array_agg(${rowVersion()} ORDER BY id), '{}')
       FROM workflows WHERE account_id = ${account} AND trigger_event = ${event} AND enabled)`;
 
-export async function workflowsTriggeredBy(client: Queryable, accountId: number, event: string): Promise<TriggeredWorkflows> {
-  const { rows } = await client.query<StoredWorkflow & { version: string }>({
-    name: 'automation.workflows-triggered-by',
-    text: `SELECT ${COLUMNS}, ${ROW_VERSION} AS version
-             FROM workflows WHERE account_id = $1 AND trigger_event = $2 AND enabled ORDER BY id`,
-    values: [accountId, event],
+/** One (account, event name) a product event triggers on. */
+export interface Trigger {
+  accountId: number;
+  event: string;
+}
+
+/** A trigger as one string. NUL cannot occur in an event name (refused at the door), so it is unambiguous. */
+export const triggerKey = ({ accountId, event }: Trigger) => `${accountId}\u0000${event}`;
+
+/**
+ * The enabled workflows each trigger starts, with the version of each set, in one statement for
+ * several triggers (the answers in the triggers' order; a trigger asked twice is read once): the
+ * reads of the events handled at the same moment share one round trip.
+ */
+export async function workflowsTriggeredByEach(client: Queryable, triggers: readonly Trigger[]): Promise<TriggeredWorkflows[]> {
+  const distinct = [...new Map(triggers.map((trigger) => [triggerKey(trigger), trigger])).values()];
+  const { rows } = await client.query<StoredWorkflow & { position: number; version: string }>({
+    name: 'automation.workflows-triggered-by-each',
+    text: `SELECT t.position::int AS position, w.id, w.account_id, w.name, w.transactional, w.enabled, w.definition, w.updated_at,
+                  ${rowVersion('w')} AS version
+             FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS t(account_id, trigger_event, position)
+             JOIN workflows w ON w.account_id = t.account_id AND w.trigger_event = t.trigger_event AND w.enabled
+            ORDER BY t.position, w.id`,
+    values: [distinct.map((trigger) => trigger.accountId), distinct.map((trigger) => trigger.event)],
   });
-  return {
-    workflows: rows.map(({ version: _version, ...workflow }) => workflow),
-    fingerprint: rows.map((row) => row.version),
-  };
+  const byKey = new Map<string, TriggeredWorkflows>(distinct.map((trigger) => [triggerKey(trigger), { workflows: [], fingerprint: [] }]));
+  for (const { position, version, ...workflow } of rows) {
+    const found = byKey.get(triggerKey(distinct[position - 1]!))!;
+    found.workflows.push(workflow);
+    found.fingerprint.push(version);
+  }
+  return triggers.map((trigger) => byKey.get(triggerKey(trigger))!);
 }
 
 export async function findWorkflow(client: Queryable, id: number): Promise<StoredWorkflow | undefined> {

@@ -1,5 +1,5 @@
-import type { Pool } from '@mailer/shared';
-import { workflowsTriggeredBy, type TriggeredWorkflows } from '../../data-access/workflows.repository';
+import { GroupCommit, type Pool } from '@mailer/shared';
+import { triggerKey, workflowsTriggeredByEach, type Trigger, type TriggeredWorkflows } from '../../data-access/workflows.repository';
 
 const CAPACITY = 10_000;
 
@@ -12,8 +12,16 @@ const CAPACITY = 10_000;
  */
 export class TriggeredWorkflowsCache {
   private readonly entries = new Map<string, TriggeredWorkflows>();
+  /**
+   * The reads asked for while one is in flight go together into the next statement, which starts
+   * after each of them was asked (never an answer older than the question): with every event no
+   * workflow listens to read again (`triggersAny`), a burst of them costs a few statements, not one each.
+   */
+  private readonly reads: GroupCommit<Trigger, TriggeredWorkflows>;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(pool: Pool) {
+    this.reads = new GroupCommit((triggers) => workflowsTriggeredByEach(pool, triggers), 256);
+  }
 
   async get(accountId: number, event: string): Promise<TriggeredWorkflows> {
     return this.entries.get(keyOf(accountId, event)) ?? this.refresh(accountId, event);
@@ -33,7 +41,7 @@ export class TriggeredWorkflowsCache {
 
   async refresh(accountId: number, event: string): Promise<TriggeredWorkflows> {
     const key = keyOf(accountId, event);
-    const fresh = await workflowsTriggeredBy(this.pool, accountId, event);
+    const fresh = await this.reads.add({ accountId, event });
     this.entries.delete(key);
     this.entries.set(key, fresh);
     // Least recently loaded first out: Map keeps insertion order.
@@ -42,5 +50,4 @@ export class TriggeredWorkflowsCache {
   }
 }
 
-// NUL cannot occur in an event name (refused at the door), so the key is unambiguous.
-const keyOf = (accountId: number, event: string) => `${accountId}\u0000${event}`;
+const keyOf = (accountId: number, event: string) => triggerKey({ accountId, event });
