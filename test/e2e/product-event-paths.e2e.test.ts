@@ -93,6 +93,30 @@ describe('product events upserted where they are consumed (automation)', () => {
     expect((await product.api(key, 'GET', `/contacts?q=${encodeURIComponent(email)}`)).body?.data).toHaveLength(1);
   });
 
+  it('enrols an event once when two automation instances consume copies of it at the same time', async () => {
+    const second = await startAutomationService(loadAutomationConfig({ ...product.env, PORT: '0' }), createLogger('automation', { level: 'silent' }));
+    try {
+      await second.broker.ready();
+      const { accountId, key } = await product.anAccountWithKey();
+      await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+      const email = `twice.${randomBytes(3).toString('hex')}@example.test`;
+      const event = { event_id: randomUUID(), account_id: accountId, event: 'signup', email, properties: {}, received_at: new Date().toISOString() };
+      const acked = async () =>
+        (await settled(product.automation.metrics, QUEUES.contactsProductEvents.name)) + (await settled(second.metrics, QUEUES.contactsProductEvents.name));
+      const before = await acked();
+      // Ten copies at once (redeliveries, a client retrying past its idempotency window), each consumed by whichever instance the broker hands it to.
+      await Promise.all(Array.from({ length: 10 }, () => product.gateway.broker.publish(productEventReceivedV1, event, loneProductEventOptions(event))));
+      await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+      await waitFor(async () => ((await acked()) >= before + 10 ? true : undefined), { what: 'every copy consumed' });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(product.smtp.messagesTo(email)).toHaveLength(1);
+      expect(await runsOf(accountId)).toBe(1);
+      expect((await product.api(key, 'GET', `/contacts?q=${encodeURIComponent(email)}`)).body?.data).toHaveLength(1);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('upserts the contact of an event no workflow listens to, costs automation no row, and sees a workflow enabled next', async () => {
     const { accountId, key } = await product.anAccountWithKey();
     const first = `none.${randomBytes(3).toString('hex')}@example.test`;
