@@ -34,4 +34,3 @@ export function isDependencyUnavailable(error: unknown): boolean {
     /MaxRetriesPerRequestError|max retries per request/i.test(message)
   );
 }
-

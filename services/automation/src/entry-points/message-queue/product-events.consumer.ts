@@ -1,4 +1,12 @@
-import { loneEnrichedEventOptions, productEventEnrichedV1, productEventsEnrichedV1, QUEUES, type Broker, type Pool } from '@mailer/shared';
+import {
+  loneEnrichedEventOptions,
+  productEventEnrichedV1,
+  productEventsEnrichedV1,
+  QUEUES,
+  type Broker,
+  type ConsumeOutcome,
+  type Pool,
+} from '@mailer/shared';
 import { PRODUCT_EVENT_CONTRACTS, type EventContacts } from '@mailer/contacts/event-contacts';
 import { crashPoint } from '../../crash-point';
 import { handleProductEvent, type EnrichedEvent, type EnrolmentOptions, type EnrolmentOutcome } from '../../domain/enrolment/handle-product-event';
@@ -15,7 +23,7 @@ export interface ProductEventsDeps {
 }
 
 /** Test-only: the enrolment (the step's ledger row) is committed and the event acked. */
-const crashAfterAck = (outcome: string) => {
+const crashAfterAck = (outcome: ConsumeOutcome) => {
   if (outcome === 'ack') crashPoint('after_ack');
 };
 
