@@ -9,7 +9,7 @@ import {
   QUEUES,
   type MessageOf,
 } from '@mailer/shared';
-import { serviceTestEnv, waitFor } from '@mailer/shared/testing';
+import { metricValue, serviceTestEnv, waitFor } from '@mailer/shared/testing';
 import type { Registry } from 'prom-client';
 import { loadAutomationConfig } from '../../services/automation/src/config';
 import { startAutomationService } from '../../services/automation/src/automation-service';
@@ -31,12 +31,9 @@ const welcome = {
   steps: [{ id: 'welcome', type: 'email', subject: 'Welcome!', html: '<p>Hi.</p>' }],
 };
 
-/** Messages `queue` (any namespace) settled with `outcome` on a service's registry. */
+/** Messages of `queue` settled with `outcome` on a service's registry. */
 async function settled(metrics: Registry, queue: string, outcome = 'ack'): Promise<number> {
-  const counter = await metrics.getSingleMetric('mailer_queue_messages_total')?.get();
-  return (counter?.values ?? [])
-    .filter(({ labels }) => String(labels.queue).endsWith(queue) && labels.outcome === outcome)
-    .reduce((sum, { value }) => sum + value, 0);
+  return metricValue(await metrics.metrics(), 'mailer_queue_messages_total', { queue, outcome }) ?? 0;
 }
 
 describe('product events upserted where they are consumed (automation)', () => {

@@ -1,5 +1,5 @@
-import type { Logger } from 'pino';
 import { createPool, type Broker, type Pool } from '@mailer/shared';
+import type { ContactsDatabaseOptions } from './database';
 import type { EnrichedEvent } from './domain/upsert-event-contact';
 import { PRODUCT_EVENT_CONTRACTS, upsertEventContacts, type ProductEventMessage } from './domain/upsert-event-contacts';
 
@@ -7,12 +7,7 @@ import { PRODUCT_EVENT_CONTRACTS, upsertEventContacts, type ProductEventMessage 
 export { contactsDatabaseUrl } from './database';
 export { PRODUCT_EVENT_CONTRACTS, type EnrichedEvent, type ProductEventMessage };
 
-export interface EventContactsOptions {
-  /** Contacts' own database (the one its migrations write). */
-  databaseUrl: string;
-  /** Connections this process may hold to it. */
-  poolSize: number;
-  logger: Logger;
+export interface EventContactsOptions extends ContactsDatabaseOptions {
   /** Puts the event of a batch that failed on its own back in the queue, alone. */
   broker: Broker;
 }

@@ -8,6 +8,7 @@ import {
   type JsonAnswer,
   type Pool,
 } from '@mailer/shared';
+import type { ContactsDatabaseOptions } from './database';
 import { notMigratedAsNotReady } from './data-access/not-migrated';
 import { contactStatusByCode } from './domain/contact.errors';
 import { contactReadAnswers } from './entry-points/api/contact-answers';
@@ -16,14 +17,6 @@ import { contactReadAnswers } from './entry-points/api/contact-answers';
 export { contactsDatabaseUrl } from './database';
 
 const LIST_PATH = '/api/v1/contacts';
-
-export interface ContactReadsOptions {
-  /** Contacts' own database (the one its migrations write). */
-  databaseUrl: string;
-  /** Connections this process may hold to it. */
-  poolSize: number;
-  logger: Logger;
-}
 
 /**
  * Contacts' public reads (`GET /api/v1/contacts` and `GET /api/v1/contacts/:id`) for the gateway to
@@ -44,7 +37,7 @@ export class ContactReads {
     this.answers = contactReadAnswers(pool);
   }
 
-  static connect(options: ContactReadsOptions): ContactReads {
+  static connect(options: ContactsDatabaseOptions): ContactReads {
     return new ContactReads(
       createPool(options.databaseUrl, options.logger, { max: options.poolSize }),
       options.logger,

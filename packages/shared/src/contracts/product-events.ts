@@ -53,6 +53,12 @@ const enrichedEvent = productEvent.extend({ contact: contactSnapshotSchema });
 export const productEventEnrichedV1 = defineContract('product_event.enriched.v1', enrichedEvent);
 
 /**
+ * The id an enriched event has alone, which automation's inbox keys its enrolment by, however the
+ * event reached it (alone, in a batch, or enrolled where it was upserted).
+ */
+export const enrichedEventMessageId = (event: { event_id: string }) => `enriched:${event.event_id}`;
+
+/**
  * How an enriched event published alone travels (by contacts, or by automation putting one event
  * of a batch back in the queue): its message id derives from the event's, so a second publish of
  * it is dropped by automation's inbox, and its routing key names its trigger (account and event
@@ -62,7 +68,7 @@ export const loneEnrichedEventOptions = (
   event: { event_id: string; account_id: number; event: string },
   // A caller that has the key already (it grouped events by it) saves hashing it again.
   routingKey = triggerRoutingKey(event.account_id, event.event),
-) => ({ messageId: `enriched:${event.event_id}`, routingKey });
+) => ({ messageId: enrichedEventMessageId(event), routingKey });
 
 /**
  * Published by contacts instead of one message per event when enriched events of one trigger were

@@ -8,10 +8,8 @@ import {
   productEventsEnrichedV1,
   triggerRoutingKey,
   type Broker,
-  type MessageOf,
 } from '@mailer/shared';
-
-type EnrichedEvent = MessageOf<typeof productEventEnrichedV1>;
+import type { EnrichedEvent } from './upsert-event-contact';
 
 /**
  * The events of one trigger (account and event name), at most a message's worth each. Two copies

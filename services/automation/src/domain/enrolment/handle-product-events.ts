@@ -1,4 +1,4 @@
-import { handleEachAlone, loneEnrichedEventOptions, productEventEnrichedV1, type Broker, type Pool } from '@mailer/shared';
+import { enrichedEventMessageId, handleEachAlone, loneEnrichedEventOptions, productEventEnrichedV1, type Broker, type Pool } from '@mailer/shared';
 import { handleProductEvent, type EnrichedEvent, type EnrolmentOptions, type EnrolmentOutcome } from './handle-product-event';
 
 /**
@@ -16,7 +16,7 @@ export function handleProductEvents(
 ): Promise<void> {
   return handleEachAlone(
     events,
-    async (event) => onEnrolled(await handleProductEvent(deps.pool, loneEnrichedEventOptions(event).messageId, event, options)),
+    async (event) => onEnrolled(await handleProductEvent(deps.pool, enrichedEventMessageId(event), event, options)),
     (event) => deps.broker.publish(productEventEnrichedV1, event, loneEnrichedEventOptions(event)),
   );
 }

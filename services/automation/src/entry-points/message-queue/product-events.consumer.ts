@@ -1,5 +1,5 @@
 import {
-  loneEnrichedEventOptions,
+  enrichedEventMessageId,
   productEventEnrichedV1,
   productEventsEnrichedV1,
   QUEUES,
@@ -70,7 +70,7 @@ export function consumeProductEvents(broker: Broker, deps: ProductEventsDeps): v
     // Test-only: the contact is committed in contacts' database, the enrolment is not.
     crashPoint('after_upsert');
     if (!(await workflows.triggersAny(event.account_id, event.event))) return;
-    enrolled(await handleProductEvent(deps.pool, loneEnrichedEventOptions(event).messageId, event, options));
+    enrolled(await handleProductEvent(deps.pool, enrichedEventMessageId(event), event, options));
   };
   broker.consume({
     queue: QUEUES.contactsProductEvents.name,
