@@ -44,7 +44,7 @@ export async function quickstart(root, argv) {
   try {
     const account = runCli(root, env, 'gateway', ['accounts', 'create', '--name', options.name, '--plan', 'pro']);
     const password = randomBytes(12).toString('base64url');
-    const user = runCli(root, env, 'gateway', ['users', 'create', '--account', String(account.id), '--email', options.email, '--password', password]);
+    const user = runCli(root, env, 'gateway', ['users', 'create', '--account', String(account.id), '--email', options.email, `--password=${password}`]);
     const key = runCli(root, env, 'gateway', ['keys', 'create', '--account', String(account.id), '--name', 'quickstart']);
     const folder = path.join(root, 'examples', 'workflows');
     const workflows = readdirSync(folder)
