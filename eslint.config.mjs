@@ -6,7 +6,10 @@ import globals from 'globals';
 
 const services = ['gateway', 'contacts', 'campaigns', 'automation'];
 // Contacts' public reads, answered in the gateway's process (docs/decisions.md, "Session 32").
-const publishedEntries = { gateway: ['@mailer/contacts/public-reads'], automation: ['@mailer/contacts/event-contacts'] };
+const publishedEntries = {
+  gateway: ['@mailer/contacts/public-reads', '@mailer/contacts/event-contacts'],
+  automation: ['@mailer/contacts/event-contacts'],
+};
 /** Any import of another service's package, but for the entries this service may host. */
 const foreignImportsOf = (service) => {
   const others = services.filter((other) => other !== service).join('|');

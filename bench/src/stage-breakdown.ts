@@ -12,11 +12,12 @@ export type Stage = (typeof STAGES)[number];
 /** Where each stage's time comes from; null for a stage nothing stores. */
 export const STAGE_SOURCES: Record<Stage, string | null> = {
   accepted: 'bench: the 202 fully answered',
+  // By default the gateway upserts the contact before its 202: this stage then precedes `accepted`.
   upserted: 'contacts.contacts.created_at',
-  // The enriched event is handed to automation's enrolment in the same process (or, with
-  // PRODUCT_EVENTS_UPSERTED_BY=contacts, published by contacts) after the contact's commit; nothing
-  // stores that moment, and automation's first write for it is the enrolment statement, so this wait
-  // is inside upserted -> enrolled.
+  // The enriched event is published by the gateway (or, with PRODUCT_EVENTS_UPSERTED_BY=contacts, by
+  // contacts; with =automation it is handed to the enrolment in automation's process) after the
+  // contact's commit; nothing stores that moment, and automation's first write for it is the
+  // enrolment statement, so this wait is inside upserted -> enrolled.
   enriched: null,
   enrolled: 'automation.workflow_runs.created_at',
   claimed: 'automation.sends.claimed_at',

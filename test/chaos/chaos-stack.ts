@@ -32,7 +32,7 @@ const silent = (service: string) => createLogger(service, { level: (process.env.
  * of the test), and the automation worker as a child process from its build output, so it can be
  * SIGKILLed.
  */
-export async function startChaosStack() {
+export async function startChaosStack(extraEnv: Record<string, string> = {}) {
   const rabbit: PrivateServer = await startPrivateRabbitMq({ readyTimeoutMs: 60_000 });
   const cleanups: Array<() => Promise<unknown>> = [() => rabbit.stop()];
   const stop = async () => {
@@ -61,6 +61,7 @@ export async function startChaosStack() {
       RATE_LIMIT_KEY_PER_MIN: '100000',
       RATE_LIMIT_KEY_PER_HOUR: '1000000',
       RATE_LIMIT_IP_PER_MIN: '100000',
+      ...extraEnv,
     });
     const automation = automationChild(
       { ...env, LOG_LEVEL: 'warn' },

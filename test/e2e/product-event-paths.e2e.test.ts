@@ -16,12 +16,15 @@ import { startAutomationService } from '../../services/automation/src/automation
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { loadContactsConfig } from '../../services/contacts/src/config';
 import { startContactsService } from '../../services/contacts/src/contacts-service';
+import { loadGatewayConfig } from '../../services/gateway/src/config';
+import { startGatewayService } from '../../services/gateway/src/gateway-service';
 import { startProduct, type Product } from './stack-harness';
 
 /**
- * The product events' contacts upserted in automation's process (`PRODUCT_EVENTS_UPSERTED_BY`,
- * default `automation`): one enrolment per event whichever way it comes, nothing in automation for
- * an event no workflow listens to, and no event lost while contacts' database is not there yet.
+ * The three places a product event's contact may be upserted (`PRODUCT_EVENTS_UPSERTED_BY`): the
+ * gateway before its 202 (the default), automation consuming the queued event, contacts consuming
+ * it. One enrolment per event whichever way it comes, nothing in automation for an event no
+ * workflow listens to, and no event lost while contacts' database is not there yet.
  */
 
 const welcome = {
@@ -36,10 +39,10 @@ async function settled(metrics: Registry, queue: string, outcome = 'ack'): Promi
   return metricValue(await metrics.metrics(), 'mailer_queue_messages_total', { queue, outcome }) ?? 0;
 }
 
-describe('product events upserted where they are consumed (automation)', () => {
+describe('product events upserted where they are consumed (PRODUCT_EVENTS_UPSERTED_BY=automation)', () => {
   let product: Product;
   beforeAll(async () => {
-    product = await startProduct();
+    product = await startProduct({ env: { PRODUCT_EVENTS_UPSERTED_BY: 'automation' } });
   }, 60_000);
   afterAll(() => product?.stop());
 
@@ -194,5 +197,115 @@ describe('product events upserted by contacts (PRODUCT_EVENTS_UPSERTED_BY=contac
     expect(await settled(product.contacts.metrics, QUEUES.contactsProductEvents.name)).toBe(1);
     expect(await settled(product.automation.metrics, QUEUES.contactsProductEvents.name)).toBe(0);
     expect(await settled(product.automation.metrics, QUEUES.automationContactEvents.name)).toBe(1);
+  });
+});
+
+describe('product events upserted by the gateway before the 202 (PRODUCT_EVENTS_UPSERTED_BY=gateway)', () => {
+  let product: Product;
+  beforeAll(async () => {
+    product = await startProduct({ env: { PRODUCT_EVENTS_UPSERTED_BY: 'gateway' } });
+  }, 60_000);
+  afterAll(() => product?.stop());
+
+  const contactOf = async (key: string, email: string) =>
+    ((await product.api(key, 'GET', `/contacts?q=${encodeURIComponent(email)}`)).body?.data as Array<Record<string, unknown>>)[0];
+  /** `fn` with a second gateway of this product, started with `env` on top of the product's. */
+  async function withAnotherGateway(env: Record<string, string>, fn: (postEvent: (key: string, body: unknown) => Promise<Response>) => Promise<void>) {
+    const gateway = await startGatewayService(
+      loadGatewayConfig({ ...product.env, GATEWAY_PORT: '0', EVENTS_PORT: '0', GATEWAY_INTERNAL_PORT: '0', ...env }),
+      createLogger('gateway', { level: 'silent' }),
+    );
+    try {
+      await gateway.broker.ready();
+      await fn((key, body) =>
+        fetch(`${gateway.eventsUrl}/v1/events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
+    } finally {
+      await gateway.stop();
+    }
+  }
+  const queueOutcomes = async () => ({
+    automationQueued: await settled(product.automation.metrics, QUEUES.contactsProductEvents.name),
+    automationEnriched: await settled(product.automation.metrics, QUEUES.automationContactEvents.name),
+    contactsQueued: await settled(product.contacts.metrics, QUEUES.contactsProductEvents.name),
+  });
+
+  it('has the contact upserted when it answers 202, and the workflow bound to the trigger sends once', async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    const before = await queueOutcomes();
+    const email = `gateway.${randomBytes(3).toString('hex')}@example.test`;
+    expect((await product.sendEvent(key, { event: 'signup', email, properties: { first_name: 'Gia' } })).status).toBe(202);
+    // No wait: the 202 came after the contact's commit.
+    expect(await contactOf(key, email)).toMatchObject({ email, first_name: 'Gia', source: 'event', subscribed: true });
+    await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(product.smtp.messagesTo(email)).toHaveLength(1);
+    // The enriched event went straight to automation's queue; nothing was queued for an upsert.
+    expect(await queueOutcomes()).toEqual({ ...before, automationEnriched: before.automationEnriched + 1 });
+  });
+
+  it('costs an event no workflow listens to no message, fills in a missing name, and routes the next event to a workflow enabled now', async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    const email = `quiet.${randomBytes(3).toString('hex')}@example.test`;
+    expect((await product.api(key, 'POST', '/contacts', { email, subscribed: true })).status).toBe(201);
+    const before = await queueOutcomes();
+    expect((await product.sendEvent(key, { event: 'signup', email, properties: { first_name: 'Quinn' } })).status).toBe(202);
+    expect(await contactOf(key, email)).toMatchObject({ email, first_name: 'Quinn', source: null });
+    // A known contact the event leaves as it is: nothing written at all, and still answered.
+    expect((await product.sendEvent(key, { event: 'signup', email, properties: { first_name: 'Other' } })).status).toBe(202);
+    expect(await contactOf(key, email)).toMatchObject({ first_name: 'Quinn' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await queueOutcomes()).toEqual(before);
+
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    expect((await product.sendEvent(key, { event: 'signup', email })).status).toBe(202);
+    await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+  });
+
+  it('drains an event a gateway queued before the switch, through automation', async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    const email = `queued.${randomBytes(3).toString('hex')}@example.test`;
+    const event = { event_id: randomUUID(), account_id: accountId, event: 'signup', email, properties: {}, received_at: new Date().toISOString() };
+    await product.gateway.broker.publish(productEventReceivedV1, event, loneProductEventOptions(event));
+    await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+    expect(await contactOf(key, email)).toMatchObject({ email, source: 'event' });
+  });
+
+  it("queues the events of a gateway kept off contacts' database (CONTACTS_READS=proxy), and automation upserts them", async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    await withAnotherGateway({ CONTACTS_READS: 'proxy' }, async (postEvent) => {
+      const before = await queueOutcomes();
+      const email = `proxied.${randomBytes(3).toString('hex')}@example.test`;
+      expect((await postEvent(key, { event: 'signup', email })).status).toBe(202);
+      await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+      expect(await contactOf(key, email)).toMatchObject({ email, source: 'event' });
+      expect((await queueOutcomes()).automationQueued).toBe(before.automationQueued + 1);
+    });
+  });
+
+  it("answers 503 with Retry-After, and publishes nothing, while contacts' database is not there", async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    const missing = new URL(product.env.POSTGRES_URL!);
+    missing.pathname = `/${product.env.DB_PREFIX}nowhere_${randomBytes(3).toString('hex')}`;
+    await withAnotherGateway({ CONTACTS_DATABASE_URL: missing.toString() }, async (postEvent) => {
+      const before = await queueOutcomes();
+      const email = `early.${randomBytes(3).toString('hex')}@example.test`;
+      const response = await postEvent(key, { event: 'signup', email });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toEqual({ error: expect.any(String) });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await queueOutcomes()).toEqual(before);
+      expect(await contactOf(key, email)).toBeUndefined();
+      expect(product.smtp.messagesTo(email)).toEqual([]);
+    });
   });
 });

@@ -37,9 +37,13 @@ const DATABASE_CONNECTIONS = 26;
  */
 const CONTACTS_DATABASE_CONNECTIONS = 10;
 
-/** Contacts' database, when this service upserts the product events' contacts there with contacts' code. */
+/**
+ * Contacts' database, when this service upserts the product events' contacts there with contacts'
+ * code: as their consumer (`automation`), or to drain what a gateway queued before `gateway` was
+ * set (a rolling upgrade), since with `gateway` nothing else consumes the queue.
+ */
 function contactsDatabaseFor(config: AutomationConfig): string | undefined {
-  if (config.PRODUCT_EVENTS_UPSERTED_BY !== 'automation') return undefined;
+  if (config.PRODUCT_EVENTS_UPSERTED_BY === 'contacts') return undefined;
   return contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
 }
 

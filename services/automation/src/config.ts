@@ -14,8 +14,9 @@ export const automationEnvSchema = commonEnvSchema.extend({
   ...brokerEnv,
   ...productEventsEnv,
   /**
-   * Contacts' database, where this service upserts the product events' contacts with contacts' code
-   * (`PRODUCT_EVENTS_UPSERTED_BY=automation`); unset: `${DB_PREFIX}contacts` on `POSTGRES_URL`.
+   * Contacts' database, where this service upserts the queued product events' contacts with
+   * contacts' code (`PRODUCT_EVENTS_UPSERTED_BY=automation` or `gateway`); unset:
+   * `${DB_PREFIX}contacts` on `POSTGRES_URL`.
    */
   CONTACTS_DATABASE_URL: envFields.postgresUrl.optional(),
   SMTP_URL: envFields.smtpUrl.default('smtp://127.0.0.1:1025'),

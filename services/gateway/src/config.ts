@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, emailDomainEnv, envFields, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, emailDomainEnv, envFields, loadConfig, postgresEnv, productEventsEnv, redisEnv } from '@mailer/shared';
 
 export const gatewayEnvSchema = commonEnvSchema.extend({
   GATEWAY_PORT: envFields.port(3000),
@@ -14,6 +14,12 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   ...redisEnv,
   /** Product events are published here, each confirmed before its 202. */
   ...brokerEnv,
+  /**
+   * `gateway`: an event's contact is upserted here, on contacts' database, before its 202, unless
+   * CONTACTS_READS=proxy keeps the gateway off that database: it then queues the events, which
+   * automation upserts (it drains the queue under `gateway`).
+   */
+  ...productEventsEnv,
   /** The email-domain verdict contacts gives, asked before an event is accepted. */
   ...emailDomainEnv,
   /** How long a retried POST /v1/events with the same `Idempotency-Key` replays the first answer. */
@@ -25,7 +31,10 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
    * goes to CONTACTS_SERVICE_URL, for a deployment that keeps the gateway away from that database.
    */
   CONTACTS_READS: z.enum(['in-process', 'proxy']).default('in-process'),
-  /** Contacts' database, for the in-process reads; default: `${DB_PREFIX}contacts` on POSTGRES_URL, where contacts makes it. */
+  /**
+   * Contacts' database, for the in-process reads and the events' upserts (`PRODUCT_EVENTS_UPSERTED_BY=gateway`);
+   * default: `${DB_PREFIX}contacts` on POSTGRES_URL, where contacts makes it.
+   */
   CONTACTS_DATABASE_URL: envFields.postgresUrl.optional(),
   CAMPAIGNS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3020'),
   AUTOMATION_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3040'),

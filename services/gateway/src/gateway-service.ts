@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { Broker, createMetricsRegistry, createPool, createRedis, emailDomainValidatorFor, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
 import type { GatewayConfig } from './config';
 
+import { EventContacts } from '@mailer/contacts/event-contacts';
 import { ContactReads, contactsDatabaseUrl } from '@mailer/contacts/public-reads';
 import { gatewayDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { findCredentials } from './data-access/api-keys.repository';
@@ -17,6 +18,7 @@ import { buildInternalApp } from './entry-points/internal/internal-app';
 import { UpstreamProxy } from './entry-points/api/upstream-proxy';
 import { ContactsTarget } from './entry-points/api/contacts-target';
 import { EventIngest } from './entry-points/api/event-ingest';
+import { queuedEvents } from './domain/events/queue-events';
 import { ingestMetrics } from './entry-points/api/ingest-metrics';
 import { eventsOpenApiFragment } from './entry-points/api-docs/events-openapi';
 import { ApiDocs } from './entry-points/api-docs/api-docs';
@@ -26,6 +28,11 @@ import { listenPublicly, publicListenerOptions } from './entry-points/public-lis
 
 /** Connections to contacts' database for its reads: a read is one short statement. */
 const CONTACT_READS_CONNECTIONS = 10;
+/**
+ * Connections to contacts' database for the events' upserts, when they are made here: the common
+ * case is one statement shared by the events in flight, the rest a short transaction each.
+ */
+const EVENT_CONTACTS_CONNECTIONS = 10;
 
 /** An address as it stands in a URL (IPv6 in brackets). */
 const hostForUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
@@ -54,18 +61,6 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
   // Redis may have restarted empty (revocation markers lost): cached rows are re-read after a reconnect.
   redis.on('ready', () => authenticator.clear());
   const limiter = new ResilientLimiter(redis, limitSettings(config), logger);
-  // Connects in the background: until it does (and whenever it is down) events are a 503, the rest is served.
-  const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'gateway', metrics });
-  const eventIngest = new EventIngest(
-    {
-      broker,
-      idempotency: new IdempotencyRepository(redis, config.IDEMPOTENCY_TTL_S, logger),
-      // The verdict contacts gives (shared code, shared Redis cache): an event for an address contacts would refuse is a 422.
-      emailValidator: emailDomainValidatorFor(config, redis, logger),
-      logger,
-    },
-    ingestMetrics(metrics),
-  );
   const lastUsed = new LastUsedRecorder(pool, logger);
   const upstream = (name: string, url: string) =>
     new UpstreamProxy({
@@ -81,14 +76,30 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     campaigns: upstream('campaigns', config.CAMPAIGNS_SERVICE_URL),
     automation: upstream('automation', config.AUTOMATION_SERVICE_URL),
   };
-  // Contacts creates and migrates this database; until it has, the reads answer 503.
-  const contactReadsUrl =
+  // Contacts creates and migrates this database; until it has, the reads and the events' upserts answer 503.
+  const contactsDatabase = contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
+  const contactReads =
     config.CONTACTS_READS === 'in-process'
-      ? contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX })
+      ? ContactReads.connect({ databaseUrl: contactsDatabase, poolSize: CONTACT_READS_CONNECTIONS, logger })
       : undefined;
-  const contactReads = contactReadsUrl
-    ? ContactReads.connect({ databaseUrl: contactReadsUrl, poolSize: CONTACT_READS_CONNECTIONS, logger })
-    : undefined;
+  // Connects in the background: until it does (and whenever it is down) events are a 503, the rest is served.
+  const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'gateway', metrics });
+  // With proxy reads the gateway keeps off contacts' database: the events are queued, and automation,
+  // which consumes the queue under `gateway` too, upserts them.
+  const eventContacts =
+    config.PRODUCT_EVENTS_UPSERTED_BY === 'gateway' && contactReads
+      ? EventContacts.connect({ databaseUrl: contactsDatabase, poolSize: EVENT_CONTACTS_CONNECTIONS, logger, broker })
+      : undefined;
+  const eventIngest = new EventIngest(
+    {
+      accept: eventContacts ? (event) => eventContacts.accept(event) : queuedEvents(broker),
+      idempotency: new IdempotencyRepository(redis, config.IDEMPOTENCY_TTL_S, logger),
+      // The verdict contacts gives (shared code, shared Redis cache): an event for an address contacts would refuse is a 422.
+      emailValidator: emailDomainValidatorFor(config, redis, logger),
+      logger,
+    },
+    ingestMetrics(metrics),
+  );
   const appProxy = new AppProxy({ url: config.WEB_SERVICE_URL, timeoutMs: config.UPSTREAM_TIMEOUT_MS, logger });
   const deps = {
     logger,
@@ -155,7 +166,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     postgres: databaseUrl,
     redis: config.REDIS_URL,
     contacts: config.CONTACTS_SERVICE_URL,
-    'contacts reads': contactReadsUrl,
+    'contacts database': contactReads || eventContacts ? contactsDatabase : undefined,
     campaigns: config.CAMPAIGNS_SERVICE_URL,
     rabbitmq: config.AMQP_URL,
     automation: config.AUTOMATION_SERVICE_URL,
@@ -175,7 +186,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
         () => Promise.all([...Object.values(upstreams).map((proxy) => proxy.close()), appProxy.close()]),
         async () => limiter.stop(),
         () => broker.close(),
-        () => Promise.all([pool.end(), contactReads?.close()]),
+        () => Promise.all([pool.end(), contactReads?.close(), eventContacts?.close()]),
         async () => redis.disconnect(),
       ]),
   };

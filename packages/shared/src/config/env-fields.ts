@@ -77,14 +77,16 @@ export const brokerEnv = {
 };
 
 /**
- * Which service consumes the product events the gateway accepts: `automation` (the default) runs
- * contacts' own upsert code on contacts' database and enrols the enriched event in the same
- * process, a broker hop less per event; `contacts` upserts and publishes the enriched event for
- * automation to consume. Contacts and automation both read it and must be given the same value
- * (docs/decisions.md, "Session 38").
+ * Which service upserts the contacts of the product events the gateway accepts, all with contacts'
+ * own code on contacts' database: `gateway` (the default) before the 202, publishing the event enriched only
+ * for the workflows bound to its trigger; `automation` consuming the events the gateway queued and
+ * enrolling each in the same process; `contacts` consuming them and publishing the enriched event
+ * for automation. The gateway, contacts and automation all read it and must be given the same
+ * value (docs/decisions.md, "Session 38" and "Session 39"); automation also drains any event left
+ * queued under `gateway`.
  */
 export const productEventsEnv = {
-  PRODUCT_EVENTS_UPSERTED_BY: z.enum(['automation', 'contacts']).default('automation'),
+  PRODUCT_EVENTS_UPSERTED_BY: z.enum(['gateway', 'automation', 'contacts']).default('gateway'),
 };
 
 export const redisEnv = {

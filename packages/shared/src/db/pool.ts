@@ -14,7 +14,16 @@ export type PoolClient = pg.PoolClient;
 export function createPool(
   databaseUrl: string,
   logger: Logger,
-  options: { max?: number; statementTimeoutMs?: number } = {},
+  options: {
+    max?: number;
+    statementTimeoutMs?: number;
+    /**
+     * Every prepared statement of this pool runs a generic plan, planned once per connection. For
+     * a pool whose statements are batches over arrays (`unnest($1::text[])`): Postgres keeps
+     * choosing a custom plan for them, planning a many-CTE statement again at each execution.
+     */
+    genericPlans?: boolean;
+  } = {},
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -24,6 +33,7 @@ export function createPool(
     statement_timeout: options.statementTimeoutMs ?? 10_000,
     query_timeout: (options.statementTimeoutMs ?? 10_000) + 1000,
     application_name: 'mailer',
+    ...(options.genericPlans ? { options: '-c plan_cache_mode=force_generic_plan' } : {}),
   });
   pool.on('error', (error) => logger.warn({ err: error }, 'idle Postgres client failed'));
   // The pool listens for errors only on idle clients. A checked-out client whose connection dies

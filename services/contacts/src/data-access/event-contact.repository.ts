@@ -9,7 +9,8 @@ export type EventContact = ContactRow & { tags: string[]; suppression: Suppressi
 
 /** One product event as the statement below takes it. */
 export interface EventContactInput {
-  messageKey: string;
+  /** The inbox row of the message the event came in; null for an event upserted before its 202, which nothing redelivers. */
+  messageKey: string | null;
   accountId: number;
   email: string;
   first_name: string | null;
@@ -22,7 +23,8 @@ export interface EventContactInput {
 
 /**
  * The two common cases of a product event, for a batch of events in one statement (one round trip
- * and one commit for all of them, atomic without BEGIN/COMMIT), each with its message's inbox row:
+ * and one commit for all of them, atomic without BEGIN/COMMIT), each with its message's inbox row
+ * when it has one (an event of a known contact without one writes nothing: no commit to wait for):
  * - the address is new to the account: the contact is created (source "event", subscribed unless
  *   the address is on the account's suppression list) with its `contact.created.v1` fact;
  * - the contact exists and the event would not change it (it has the names the event carries):
@@ -50,7 +52,8 @@ export async function createOrReadUnchangedContactsForEvents(
          WITH ORDINALITY AS i(message_key, account_id, email, first_name, last_name, fact, traceparent, email_key, n)),
      seen AS (
        SELECT input.n FROM input,
-              LATERAL (SELECT 1 FROM processed_messages WHERE message_id = input.message_key LIMIT 1) found),
+              LATERAL (SELECT 1 FROM processed_messages WHERE message_id = input.message_key LIMIT 1) found
+        WHERE input.message_key IS NOT NULL),
      existing AS (
        SELECT input.n, found.* FROM input,
               LATERAL (SELECT ${CONTACT_COLUMNS} FROM contacts
@@ -85,7 +88,7 @@ export async function createOrReadUnchangedContactsForEvents(
      inbox AS (
        INSERT INTO processed_messages (message_id)
        SELECT input.message_key FROM input
-        WHERE input.n NOT IN (SELECT n FROM seen)
+        WHERE input.message_key IS NOT NULL AND input.n NOT IN (SELECT n FROM seen)
           AND (input.n IN (SELECT n FROM created_by_event) OR input.n IN (SELECT n FROM unchanged))
        ON CONFLICT DO NOTHING),
      fact AS (

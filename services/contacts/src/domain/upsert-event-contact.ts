@@ -23,7 +23,7 @@ import { eventContactBatchesOf } from './event-contact-batches';
 import { requestConfirmation, startPending } from './double-opt-in';
 import { snapshotOf, withTags, type Contact, type ContactRow, type SuppressionReason } from './contact';
 
-type ProductEvent = MessageOf<typeof productEventReceivedV1>;
+export type ProductEvent = MessageOf<typeof productEventReceivedV1>;
 export type EnrichedEvent = MessageOf<typeof productEventEnrichedV1>;
 
 export interface EventContactDeps {
@@ -97,7 +97,7 @@ type EnrichedContact = { contact: Contact; suppression: SuppressionReason | null
  * known user), with its inbox row, in one statement shared with the events handled meanwhile;
  * undefined when the general path must run.
  */
-async function createdOrUnchangedContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
+async function createdOrUnchangedContact(pool: Pool, messageKey: string | null, event: ProductEvent): Promise<EnrichedContact | undefined> {
   const row = { email: event.email, ...namesFrom(event) };
   const outcome = await eventContactBatchesOf(pool).add({
     messageKey,
@@ -124,9 +124,9 @@ async function withSuppression(pool: Pool, contact: Contact | undefined): Promis
 }
 
 /** Upserts the event's contact and announces the change, once per event (the inbox row). */
-async function applyEvent(pool: Pool, messageKey: string, event: ProductEvent, doubleOptIn: boolean): Promise<Contact | undefined> {
+async function applyEvent(pool: Pool, messageKey: string | null, event: ProductEvent, doubleOptIn: boolean): Promise<Contact | undefined> {
   return withTransaction(pool, async (db) => {
-    if (!(await claimMessage(db, messageKey))) return undefined;
+    if (messageKey !== null && !(await claimMessage(db, messageKey))) return undefined;
     const { row, changed } = await upsertContact(db, event, doubleOptIn);
     // A contact created a moment ago has no tags yet.
     const tags = changed === 'created' ? [] : (await tagsOf(db, [row.id])).get(row.id);
@@ -150,7 +150,7 @@ async function currentContact(pool: Pool, event: ProductEvent): Promise<Contact 
  * contact is gone): the transaction that can do all of it, or the contact as it stands when the
  * message was applied before.
  */
-async function throughGeneralPath(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
+async function throughGeneralPath(pool: Pool, messageKey: string | null, event: ProductEvent): Promise<EnrichedContact | undefined> {
   // With double opt-in a new contact starts pending, which the transaction marks.
   const doubleOptIn = await doubleOptInEnabled(pool, event.account_id);
   return withSuppression(pool, (await applyEvent(pool, messageKey, event, doubleOptIn)) ?? (await currentContact(pool, event)));
@@ -169,7 +169,7 @@ async function throughGeneralPath(pool: Pool, messageKey: string, event: Product
  * events API gave the address the same verdict as contacts' before accepting it. An address
  * failing the address rule is poison.
  */
-export async function upsertEventContact(deps: EventContactDeps, messageKey: string, received: ProductEvent): Promise<void> {
+export async function upsertEventContact(deps: EventContactDeps, messageKey: string | null, received: ProductEvent): Promise<void> {
   const normalised = normaliseEmail(received.email);
   if (!normalised) throw new PoisonMessageError('product event names a malformed email address');
   const event = { ...received, email: normalised.address };

@@ -5,13 +5,10 @@ import {
   productEventsReceivedV1,
   QUEUES,
   type Broker,
-  type MessageOf,
   type ReceivedMessage,
 } from '@mailer/shared';
 import { notMigratedAsNotReady } from '../data-access/not-migrated';
-import { upsertEventContact, type EventContactDeps } from './upsert-event-contact';
-
-type ProductEvent = MessageOf<typeof productEventReceivedV1>;
+import { upsertEventContact, type EventContactDeps, type ProductEvent } from './upsert-event-contact';
 
 /** What `contacts.product-events` holds: one event, or the events the gateway accepted while a confirm was awaited. */
 export const PRODUCT_EVENT_CONTRACTS = [productEventReceivedV1, productEventsReceivedV1] as const;
@@ -25,12 +22,23 @@ export type ProductEventMessage = ReceivedMessage<(typeof PRODUCT_EVENT_CONTRACT
 const inboxKeyOf = (eventId: string) => `${QUEUES.contactsProductEvents.name}:${eventId}`;
 
 /** One event, with contacts' database not migrated yet read as an outage (retried in place, not dead-lettered). */
-async function upsertOne(deps: EventContactDeps, messageKey: string, event: ProductEvent): Promise<void> {
+async function upsertOne(deps: EventContactDeps, messageKey: string | null, event: ProductEvent): Promise<void> {
   try {
     await upsertEventContact(deps, messageKey, event);
   } catch (error) {
     throw notMigratedAsNotReady(error);
   }
+}
+
+/**
+ * One event the gateway is accepting, upserted before its 202 (`PRODUCT_EVENTS_UPSERTED_BY=gateway`):
+ * the same statements as if it had come through the queue, so the events of the requests in flight
+ * share their statement, and `deliver` runs once the contact is committed. Without an inbox row:
+ * nothing redelivers a request (a client's retry is another event, or a replay of the first answer
+ * under its Idempotency-Key), so an event of a known contact writes nothing and waits for no commit.
+ */
+export function upsertAcceptedEvent(deps: EventContactDeps, event: ProductEvent): Promise<void> {
+  return upsertOne(deps, null, event);
 }
 
 /**

@@ -31,6 +31,8 @@ export async function startEventsHarness(overrides: Record<string, string> = {})
     RATE_LIMIT_KEY_PER_MIN: '1000000',
     RATE_LIMIT_KEY_PER_HOUR: '1000000',
     RATE_LIMIT_IP_PER_MIN: '1000000',
+    // The queue these tests observe: the gateway's own upserts are the e2e suite's (product-event-paths).
+    PRODUCT_EVENTS_UPSERTED_BY: 'automation',
     ...overrides,
   });
   const gateway = await startGateway(definedOnly(env));

@@ -18,7 +18,10 @@ export interface ProductEventsDeps {
   pool: Pool;
   mailDomain: string;
   scheduler: Pick<SendScheduler, 'claimNow' | 'sendNow' | 'wake' | 'leaseMs'>;
-  /** Given when this service upserts the product events' contacts (`PRODUCT_EVENTS_UPSERTED_BY=automation`). */
+  /**
+   * Given when this service consumes the queued product events (`PRODUCT_EVENTS_UPSERTED_BY=automation`,
+   * or `gateway`, where only what a gateway queued before is left to drain).
+   */
   eventContacts?: EventContacts | undefined;
 }
 
@@ -32,9 +35,9 @@ const crashAfterAck = (outcome: ConsumeOutcome) => {
  * and sent right after commit; the rest wake the scheduler. Two ways in, under one inbox key per
  * event (`enriched:<event id>`), so an event enrols once whichever way it came, even both:
  * - automation.contact-events: enriched events, one per message (`product_event.enriched.v1`) or
- *   several of one trigger (`product_events.enriched.v1`), published by contacts when it upserts
- *   the product events, by an older contacts during an upgrade, or by this service putting one
- *   event of a batch back;
+ *   several of one trigger (`product_events.enriched.v1`), published by the gateway or contacts
+ *   when it upserts the product events, by an older contacts during an upgrade, or by this service
+ *   putting one event of a batch back;
  * - contacts.product-events, when this service upserts them: contacts' own code upserts each
  *   event's contact on contacts' database and hands the enriched event straight to the enrolment,
  *   a broker hop less per event. An event no enabled workflow triggers on stops there, as its

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AppError, sleep, type Broker, type EmailDomainValidator } from '@mailer/shared';
+import { AppError, sleep, type EmailDomainValidator } from '@mailer/shared';
 import type { IdempotencyRepository } from '../../data-access/idempotency.repository';
 import type { AcceptedEvent, EventInput } from './event-input';
 import { EventsErrorCodes } from './events.errors';
-import { publishEvent, type EventOrigin } from './publish-event';
+import { acceptEvent, type AcceptEvent, type EventOrigin } from './accept-event';
 
 export interface IngestDeps {
-  broker: Broker;
-  /** The same verdict contacts gives before saving an address: refused here, nothing is published. */
+  /** Makes an accepted event durable (queued, or its contact upserted here). */
+  accept: AcceptEvent;
+  /** The same verdict contacts gives before saving an address: refused here, nothing is accepted. */
   emailValidator: EmailDomainValidator;
   idempotency: IdempotencyRepository;
   logger: Logger;
@@ -45,14 +46,14 @@ const fingerprintOf = (input: EventInput) =>
     .digest('hex');
 
 /**
- * Accepts one event. With an Idempotency-Key, the first request publishes and its answer is kept
- * 24 h; retries (sequential or concurrent) get that answer and publish nothing. When Redis is down
+ * Accepts one event. With an Idempotency-Key, the first request accepts it and its answer is kept
+ * 24 h; retries (sequential or concurrent) get that answer and accept nothing new. When Redis is down
  * the event is still accepted, without the replay guarantee (see docs/decisions.md).
  */
 export async function ingestEvent(deps: IngestDeps, origin: EventOrigin, input: EventInput, idempotencyKey?: string): Promise<IngestResult> {
   // Before any idempotency record: a refused address leaves nothing behind to replay.
   await deps.emailValidator.validate(input.email);
-  if (idempotencyKey === undefined) return { accepted: await publishEvent(deps.broker, origin, input), replayed: false };
+  if (idempotencyKey === undefined) return { accepted: await acceptEvent(deps.accept, origin, input), replayed: false };
   if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new AppError(EventsErrorCodes.IDEMPOTENCY_KEY_INVALID, 'Idempotency-Key must be 1 to 255 printable ASCII characters');
   }
@@ -62,11 +63,11 @@ export async function ingestEvent(deps: IngestDeps, origin: EventOrigin, input: 
     const reservation = await deps.idempotency.reserve(origin.accountId, idempotencyKey, fingerprint);
     if (reservation.kind === 'unavailable') {
       deps.logger.warn('accepting an event without idempotency: Redis is unreachable');
-      return { accepted: await publishEvent(deps.broker, origin, input), replayed: false };
+      return { accepted: await acceptEvent(deps.accept, origin, input), replayed: false };
     }
     if (reservation.kind === 'reserved') {
       try {
-        const accepted = await publishEvent(deps.broker, origin, input);
+        const accepted = await acceptEvent(deps.accept, origin, input);
         await deps.idempotency.complete(origin.accountId, idempotencyKey, fingerprint, accepted);
         return { accepted, replayed: false };
       } catch (error) {
@@ -84,7 +85,7 @@ export async function ingestEvent(deps: IngestDeps, origin: EventOrigin, input: 
         'Retry-After': '1',
       });
     }
-    // Another request with this key is publishing: wait for its answer (or for it to give up).
+    // Another request with this key is being accepted: wait for its answer (or for it to give up).
     await sleep(50);
   }
 }

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import {
+  GroupCommit,
+  loneProductEventOptions,
+  MAX_EVENTS_PER_MESSAGE,
+  onePerOwner,
+  productEventReceivedV1,
+  productEventsReceivedV1,
+  type Broker,
+} from '@mailer/shared';
+import type { AcceptEvent, ProductEvent } from './accept-event';
+
+/**
+ * One message per publish: an event alone as `product_event.received.v1` (its id the message id),
+ * the events accepted while the previous publish waited for its confirm together as
+ * `product_events.received.v1`. Each caller's promise settles with its message's confirm.
+ */
+async function publishMessage(broker: Broker, events: ProductEvent[]): Promise<void> {
+  const [first] = events;
+  if (events.length === 1 && first) {
+    await broker.publish(productEventReceivedV1, first, loneProductEventOptions(first));
+    return;
+  }
+  await broker.publish(productEventsReceivedV1, { events }, { messageId: randomUUID() });
+}
+
+/** One group commit per broker connection. */
+const eventMessagesOf = onePerOwner(
+  (broker: Broker) => new GroupCommit<ProductEvent>((events) => publishMessage(broker, events), MAX_EVENTS_PER_MESSAGE),
+);
+
+/**
+ * Events accepted by queueing them on `contacts.product-events` for the service that upserts
+ * their contacts (`PRODUCT_EVENTS_UPSERTED_BY=automation|contacts`): each resolves once the broker
+ * confirmed the message that holds it. Alone, an event is published at once; under load the events
+ * that arrive while a confirm is awaited share the next message (no timer, so no added wait when
+ * the gateway is idle).
+ */
+export const queuedEvents =
+  (broker: Broker): AcceptEvent =>
+  (event) =>
+    eventMessagesOf(broker).add(event);
