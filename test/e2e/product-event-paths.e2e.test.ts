@@ -210,20 +210,23 @@ describe('product events upserted by the gateway before the 202 (PRODUCT_EVENTS_
   const contactOf = async (key: string, email: string) =>
     ((await product.api(key, 'GET', `/contacts?q=${encodeURIComponent(email)}`)).body?.data as Array<Record<string, unknown>>)[0];
   /** `fn` with a second gateway of this product, started with `env` on top of the product's. */
-  async function withAnotherGateway(env: Record<string, string>, fn: (postEvent: (key: string, body: unknown) => Promise<Response>) => Promise<void>) {
+  async function withAnotherGateway(
+    env: Record<string, string>,
+    fn: (postEvent: (key: string, body: unknown) => Promise<Response>, metrics: Registry) => Promise<void>,
+  ) {
     const gateway = await startGatewayService(
       loadGatewayConfig({ ...product.env, GATEWAY_PORT: '0', EVENTS_PORT: '0', GATEWAY_INTERNAL_PORT: '0', ...env }),
       createLogger('gateway', { level: 'silent' }),
     );
     try {
       await gateway.broker.ready();
-      await fn((key, body) =>
+      const postEvent = (key: string, body: unknown) =>
         fetch(`${gateway.eventsUrl}/v1/events`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),
-        }),
-      );
+        });
+      await fn(postEvent, gateway.metrics);
     } finally {
       await gateway.stop();
     }
@@ -295,13 +298,14 @@ describe('product events upserted by the gateway before the 202 (PRODUCT_EVENTS_
     await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
     const missing = new URL(product.env.POSTGRES_URL!);
     missing.pathname = `/${product.env.DB_PREFIX}nowhere_${randomBytes(3).toString('hex')}`;
-    await withAnotherGateway({ CONTACTS_DATABASE_URL: missing.toString() }, async (postEvent) => {
+    await withAnotherGateway({ CONTACTS_DATABASE_URL: missing.toString() }, async (postEvent, metrics) => {
       const before = await queueOutcomes();
       const email = `early.${randomBytes(3).toString('hex')}@example.test`;
       const response = await postEvent(key, { event: 'signup', email });
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
       expect(await response.json()).toEqual({ error: expect.any(String) });
+      expect(metricValue(await metrics.metrics(), 'mailer_events_refused_total', { reason: 'dependency_unavailable' })).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await queueOutcomes()).toEqual(before);
       expect(await contactOf(key, email)).toBeUndefined();

@@ -1,4 +1,4 @@
-import { AppError, CommonErrorCodes, counterOf, METRICS, type Registry } from '@mailer/shared';
+import { AppError, CommonErrorCodes, counterOf, isDependencyUnavailable, METRICS, type Registry } from '@mailer/shared';
 import { EventsErrorCodes } from '../../domain/events/events.errors';
 
 export interface IngestMetrics {
@@ -24,6 +24,8 @@ function reasonOf(error: unknown): string {
         return 'invalid';
     }
   }
+  // Contacts' database down or not migrated, where the gateway upserts the events' contacts: a 503.
+  if (isDependencyUnavailable(error)) return 'dependency_unavailable';
   const status = (error as { status?: unknown } | null)?.status;
   if (status === 413) return 'too_large';
   // Unparseable JSON from the body parser is the client's fault; anything else is ours.
