@@ -20,7 +20,7 @@ export const eventsOpenApiFragment = (): OpenApiFragment => ({
     '/v1/events': {
       post: {
         operationId: 'sendEvent',
-        summary: 'Send a product event for a contact; 202 once the event is durably queued.',
+        summary: 'Send a product event for a contact; 202 once the event is durably stored.',
         tags: ['Events'],
         parameters: [
           {
@@ -34,7 +34,7 @@ export const eventsOpenApiFragment = (): OpenApiFragment => ({
         requestBody: jsonRequest('ProductEvent'),
         responses: {
           '202': {
-            ...jsonResponse('Accepted: the event is queued for the automations.', 'EventAccepted'),
+            ...jsonResponse('Accepted: its contact is upserted and the event is queued for the workflows it triggers.', 'EventAccepted'),
             headers: { 'Idempotent-Replayed': { description: '`true` when this is a replayed answer.', schema: { type: 'string' } } },
           },
           '400': jsonResponse('The body is not JSON or not a JSON object, or the Idempotency-Key is malformed.', 'Error'),
