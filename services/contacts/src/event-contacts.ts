@@ -1,12 +1,12 @@
 import { createPool, type Broker, type Pool } from '@mailer/shared';
 import type { ContactsDatabaseOptions } from './database';
 import { publishEnrichedEvent } from './domain/publish-enriched-event';
-import type { EnrichedEvent, ProductEvent } from './domain/upsert-event-contact';
+import type { EnrichedEvent, EventContactDeps, ProductEvent } from './domain/upsert-event-contact';
 import { PRODUCT_EVENT_CONTRACTS, upsertAcceptedEvent, upsertEventContacts, type ProductEventMessage } from './domain/upsert-event-contacts';
 
 /** Where contacts' database is (it creates and migrates it there); the host of the upserts connects to it. */
 export { contactsDatabaseUrl } from './database';
-export { PRODUCT_EVENT_CONTRACTS, type EnrichedEvent, type ProductEvent, type ProductEventMessage };
+export { PRODUCT_EVENT_CONTRACTS, type EnrichedEvent, type ProductEventMessage };
 
 export interface EventContactsOptions extends ContactsDatabaseOptions {
   /** Puts the event of a batch that failed on its own back in the queue, alone; publishes the accepted events enriched. */
@@ -25,10 +25,15 @@ export interface EventContactsOptions extends ContactsDatabaseOptions {
  * database, an upsert fails as a dependency not ready (a message is retried in place, a request is a 503).
  */
 export class EventContacts {
+  /** What each accepted event's upsert needs: made once, not per request. */
+  private readonly acceptDeps: EventContactDeps;
+
   private constructor(
     private readonly pool: Pool,
     private readonly broker: Broker,
-  ) {}
+  ) {
+    this.acceptDeps = { pool, deliver: (enriched) => publishEnrichedEvent(broker, enriched) };
+  }
 
   static connect(options: EventContactsOptions): EventContacts {
     // Its statements are the events' batches, which Postgres would otherwise plan again at each run
@@ -49,7 +54,7 @@ export class EventContacts {
    * requests in flight share their statement and their messages.
    */
   accept(event: ProductEvent): Promise<void> {
-    return upsertAcceptedEvent({ pool: this.pool, deliver: (enriched) => publishEnrichedEvent(this.broker, enriched) }, event);
+    return upsertAcceptedEvent(this.acceptDeps, event);
   }
 
   close(): Promise<void> {

@@ -87,7 +87,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
   // With proxy reads the gateway keeps off contacts' database: the events are queued, and automation,
   // which consumes the queue under `gateway` too, upserts them.
   const eventContacts =
-    config.PRODUCT_EVENTS_UPSERTED_BY === 'gateway' && contactReads
+    config.PRODUCT_EVENTS_UPSERTED_BY === 'gateway' && config.CONTACTS_READS === 'in-process'
       ? EventContacts.connect({ databaseUrl: contactsDatabase, poolSize: EVENT_CONTACTS_CONNECTIONS, logger, broker })
       : undefined;
   const eventIngest = new EventIngest(
