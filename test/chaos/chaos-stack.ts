@@ -21,6 +21,7 @@ import { loadAutomationConfig } from '../../services/automation/src/config';
 import { automationDatabaseUrl } from '../../services/automation/src/database';
 import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { createTriggerRouting } from '../../services/automation/src/domain/routing/trigger-routing';
+import { connectTriggerRoutesRecord } from '../../services/automation/src/data-access/trigger-routes-record';
 import type { WorkflowWrites } from '../../services/automation/src/domain/workflows/workflow-writes';
 import { automationChild } from './automation-child';
 
@@ -95,10 +96,12 @@ export async function startChaosStack(extraEnv: Record<string, string> = {}) {
     await Promise.all([contacts.broker.ready(), gateway.broker.ready()]);
     // Workflows are written as the automation service writes them: each trigger routed to it before
     // the commit (the automation child is killed and restarted; contacts' connection stays).
+    const triggerRoutes = connectTriggerRoutesRecord(loadAutomationConfig(env), silent('workflow-writes'));
+    cleanups.push(async () => triggerRoutes.redis.disconnect());
     const workflowWrites: WorkflowWrites = {
       pool: automationDb,
       renderer: new EmailRenderer(),
-      routes: createTriggerRouting({ pool: automationDb, router: contacts.broker, logger: silent('workflow-writes') }),
+      routes: createTriggerRouting({ pool: automationDb, router: contacts.broker, record: triggerRoutes.record, logger: silent('workflow-writes') }),
     };
 
     async function anAccountWithKey() {

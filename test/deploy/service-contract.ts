@@ -46,6 +46,8 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
     'HOST',
     DATABASE,
     'AMQP_URL',
+    // The record of the workflows' triggers, which the gateway reads in its Redis.
+    'REDIS_URL',
     'SMTP_URL',
     'MAIL_FROM',
     'PUBLIC_BASE_URL',

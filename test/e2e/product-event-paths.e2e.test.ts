@@ -7,6 +7,8 @@ import {
   productEventEnrichedV1,
   productEventReceivedV1,
   QUEUES,
+  TRIGGER_ROUTES_WHOLE,
+  triggerRoutesSetKey,
   type MessageOf,
 } from '@mailer/shared';
 import { metricValue, serviceTestEnv, waitFor } from '@mailer/shared/testing';
@@ -268,6 +270,42 @@ describe('product events upserted by the gateway before the 202 (PRODUCT_EVENTS_
     await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
     expect((await product.sendEvent(key, { event: 'signup', email })).status).toBe(202);
     await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+  });
+
+  it("leaves unpublished an event no workflow listens to while automation's record of the triggers is whole, and publishes every event while it is not", async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    const routesKey = triggerRoutesSetKey({ amqpUrl: product.env.AMQP_URL!, namespace: loadAutomationConfig(product.env).BROKER_NAMESPACE });
+    const enrichedPublished = async () =>
+      metricValue(await product.gateway.metrics.metrics(), 'mailer_messages_published_total', { type: productEventEnrichedV1.type, outcome: 'confirmed' }) ?? 0;
+    const send = async (event: string) => {
+      const email = `${event}.${randomBytes(3).toString('hex')}@example.test`;
+      expect((await product.sendEvent(key, { event, email })).status).toBe(202);
+      return email;
+    };
+    await product.automation.triggerRouting.reconcile();
+    expect(await product.gateway.redis.sismember(routesKey, TRIGGER_ROUTES_WHOLE)).toBe(1);
+
+    let published = await enrichedPublished();
+    await send('page_view');
+    expect(await enrichedPublished()).toBe(published);
+
+    // Recorded before the import answers: the very next event is published and sends.
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    const welcomed = await send('signup');
+    expect(await enrichedPublished()).toBe(published + 1);
+    await waitFor(() => (product.smtp.messagesTo(welcomed).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+
+    // Redis restarted empty: no whole record, so the gateway publishes what it cannot rule out.
+    await product.gateway.redis.del(routesKey);
+    published = await enrichedPublished();
+    await send('page_view');
+    expect(await enrichedPublished()).toBe(published + 1);
+    await product.automation.triggerRouting.reconcile();
+    expect(await product.gateway.redis.sismember(routesKey, TRIGGER_ROUTES_WHOLE)).toBe(1);
+    await send('page_view');
+    expect(await enrichedPublished()).toBe(published + 1);
+    const next = await send('signup');
+    await waitFor(() => (product.smtp.messagesTo(next).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the second welcome email' });
   });
 
   it('drains an event a gateway queued before the switch, through automation', async () => {

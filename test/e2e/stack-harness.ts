@@ -6,6 +6,7 @@ import {
   serviceTestEnv,
   startDnsTestServer,
   startSmtpSink,
+  testServers,
   type DnsTestServer,
   type SmtpSink,
 } from '@mailer/shared/testing';
@@ -66,6 +67,10 @@ export async function startProduct(options: ProductOptions = {}) {
     PUBLIC_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
     SCHEDULER_POLL_MS: '100',
     OUTBOX_POLL_MS: '50',
+    // Redis keys of this product only: every file's requests come from 127.0.0.1, and one shared
+    // per-IP window made parallel files answer each other's 429s. One prefix for all its services,
+    // as in a deployment: the gateway reads what automation records (the trigger routes).
+    REDIS_KEY_PREFIX: `${testServers().redisKeyPrefix}gw${randomBytes(3).toString('hex')}:`,
     ...options.env,
   });
   const contacts: ContactsService = await startContactsService(loadContactsConfig(shared), logger('contacts'));
@@ -81,9 +86,6 @@ export async function startProduct(options: ProductOptions = {}) {
       AUTOMATION_SERVICE_URL: automation.url,
       WEB_SERVICE_URL: `http://127.0.0.1:${webPort}`,
       WEBHOOKS_SERVICE_URL: `http://127.0.0.1:${webhooksPort}`,
-      // Rate-limit counters of this product only: every file's requests come from 127.0.0.1, and one
-      // shared per-IP window made parallel files answer each other's 429s.
-      REDIS_KEY_PREFIX: `${shared.REDIS_KEY_PREFIX ?? ''}gw${randomBytes(3).toString('hex')}:`,
       ...options.gatewayEnv,
     }),
     logger('gateway'),

@@ -21,6 +21,7 @@ import { CampaignProgressReporter } from './entry-points/workers/campaign-progre
 import { CampaignSender } from './entry-points/workers/campaign-sender';
 import { SendScheduler } from './entry-points/workers/send-scheduler';
 import { createTriggerRouting } from './domain/routing/trigger-routing';
+import { connectTriggerRoutesRecord } from './data-access/trigger-routes-record';
 
 /** The safety net behind the other trigger-routing reconciles (a NOTIFY lost with its connection). */
 const TRIGGER_ROUTING_CHECK_MS = 60_000;
@@ -86,7 +87,11 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     pollMs: config.SCHEDULER_POLL_MS,
     afterSend: () => relay.wake(),
   });
-  const triggerRouting = createTriggerRouting({ pool, router: broker, logger });
+  // Only for the record of the trigger routes the gateway reads (docs/decisions.md, "Session 40").
+  const { record, redis } = connectTriggerRoutesRecord(config, logger);
+  const triggerRouting = createTriggerRouting({ pool, router: broker, record, logger });
+  // A Redis restarted empty lost the record: written whole again at once, not at the next check.
+  redis.on('ready', () => triggerRouting.reconcileSoon('redis connected'));
   await triggerRouting.follow({
     changes: { databaseUrl, channel: 'workflow_triggers_changed', applicationName: 'mailer-automation-listen' },
     broker,
@@ -143,6 +148,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     postgres: databaseUrl,
     'contacts upserts': contactsUrl,
     rabbitmq: config.AMQP_URL,
+    redis: config.REDIS_URL,
     smtp: config.SMTP_URL,
   });
   return {
@@ -160,6 +166,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
       stopInOrder([
         () => server.close(),
         () => triggerRouting.stop(),
+        async () => redis.disconnect(),
         () => scheduler.stop(),
         () => campaignSender.stop(),
         () => progress.stop(),

@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, inboxEnv, loadConfig, postgresEnv, productEventsEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, inboxEnv, loadConfig, postgresEnv, productEventsEnv, redisEnv } from '@mailer/shared';
 
-/** What the admin CLI needs: the database, and for an import the broker (a workflow's trigger is routed before it is saved). */
-export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv, ...brokerEnv });
+/**
+ * What the admin CLI needs: the database, and for an import the broker and Redis (a workflow's
+ * trigger is routed and recorded for the gateway before it is saved).
+ */
+export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv, ...brokerEnv, ...redisEnv });
 
 const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
@@ -12,6 +15,8 @@ export const automationEnvSchema = commonEnvSchema.extend({
   ...postgresEnv,
   ...inboxEnv,
   ...brokerEnv,
+  /** Where automation records the bound triggers for the gateway; give the gateway's REDIS_URL and REDIS_KEY_PREFIX. */
+  ...redisEnv,
   ...productEventsEnv,
   /**
    * Contacts' database, where this service upserts the queued product events' contacts with

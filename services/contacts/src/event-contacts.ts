@@ -1,7 +1,7 @@
 import { createPool, type Broker, type Pool } from '@mailer/shared';
 import type { ContactsDatabaseOptions } from './database';
 import { publishEnrichedEvent } from './domain/publish-enriched-event';
-import type { EnrichedEvent, EventContactDeps, ProductEvent } from './domain/upsert-event-contact';
+import type { EnrichedEvent, ProductEvent } from './domain/upsert-event-contact';
 import { PRODUCT_EVENT_CONTRACTS, upsertAcceptedEvent, upsertEventContacts, type ProductEventMessage } from './domain/upsert-event-contacts';
 
 /** Where contacts' database is (it creates and migrates it there); the host of the upserts connects to it. */
@@ -25,14 +25,14 @@ export interface EventContactsOptions extends ContactsDatabaseOptions {
  * database, an upsert fails as a dependency not ready (a message is retried in place, a request is a 503).
  */
 export class EventContacts {
-  /** What each accepted event's upsert needs: made once, not per request. */
-  private readonly acceptDeps: EventContactDeps;
+  /** What publishes an accepted event enriched: made once, not per request. */
+  private readonly publish: (enriched: EnrichedEvent) => Promise<void>;
 
   private constructor(
     private readonly pool: Pool,
     private readonly broker: Broker,
   ) {
-    this.acceptDeps = { pool, deliver: (enriched) => publishEnrichedEvent(broker, enriched) };
+    this.publish = (enriched) => publishEnrichedEvent(broker, enriched);
   }
 
   static connect(options: EventContactsOptions): EventContacts {
@@ -48,13 +48,18 @@ export class EventContacts {
   }
 
   /**
-   * Upserts the contact of one event being accepted and publishes the event enriched, routed by its
-   * trigger: resolves once the contact is committed and the broker confirmed the enriched message
-   * (which no queue takes when no enabled workflow triggers on the event). The events of the
+   * Upserts the contact of one event being accepted and, when `mayTrigger` says a workflow may
+   * listen, publishes the event enriched, routed by its trigger: resolves once the contact is
+   * committed and the broker confirmed the enriched message (which no queue takes when no enabled
+   * workflow triggers on the event). `mayTrigger` must not reject; its answer is awaited only
+   * after the commit, so whatever looks it up runs beside the statement. The events of the
    * requests in flight share their statement and their messages.
    */
-  accept(event: ProductEvent): Promise<void> {
-    return upsertAcceptedEvent(this.acceptDeps, event);
+  accept(event: ProductEvent, mayTrigger: Promise<boolean>): Promise<void> {
+    const deliver = async (enriched: EnrichedEvent) => {
+      if (await mayTrigger) await this.publish(enriched);
+    };
+    return upsertAcceptedEvent({ pool: this.pool, deliver }, event);
   }
 
   close(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, createRedis, emailDomainValidatorFor, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { Broker, createMetricsRegistry, createPool, createRedis, emailDomainValidatorFor, listen, logStarted, migrateDatabase, stopInOrder, triggerRoutesSetKey } from '@mailer/shared';
 import type { GatewayConfig } from './config';
 
 import { EventContacts } from '@mailer/contacts/event-contacts';
@@ -11,6 +11,7 @@ import { LastUsedRecorder } from './data-access/last-used-recorder';
 import { ResilientLimiter } from './data-access/resilient-limiter';
 import { markRevokedInRedis } from './data-access/revocation-marker';
 import { SignInThrottle } from './data-access/sign-in-throttle';
+import { TriggerRoutes } from './data-access/trigger-routes';
 import { KeyAuthenticator } from './domain/key-authenticator';
 import type { LimitSettings } from './domain/rate-limit';
 import { buildEventsListener, buildRestListener } from './entry-points/api/app';
@@ -90,9 +91,10 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     config.PRODUCT_EVENTS_UPSERTED_BY === 'gateway' && config.CONTACTS_READS === 'in-process'
       ? EventContacts.connect({ databaseUrl: contactsDatabase, poolSize: EVENT_CONTACTS_CONNECTIONS, logger, broker })
       : undefined;
+  const triggerRoutes = new TriggerRoutes(redis, triggerRoutesSetKey({ amqpUrl: config.AMQP_URL, namespace: config.BROKER_NAMESPACE }));
   const eventIngest = new EventIngest(
     {
-      accept: eventContacts ? (event) => eventContacts.accept(event) : queuedEvents(broker),
+      accept: eventContacts ? (event) => eventContacts.accept(event, triggerRoutes.mayTrigger(event.account_id, event.event)) : queuedEvents(broker),
       idempotency: new IdempotencyRepository(redis, config.IDEMPOTENCY_TTL_S, logger),
       // The verdict contacts gives (shared code, shared Redis cache): an event for an address contacts would refuse is a 422.
       emailValidator: emailDomainValidatorFor(config, redis, logger),
