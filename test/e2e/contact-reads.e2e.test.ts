@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@mailer/shared';
+import { waitFor } from '@mailer/shared/testing';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGatewayService } from '../../services/gateway/src/gateway-service';
 import { startProduct, type Product } from './stack-harness';
@@ -7,11 +8,11 @@ import { startProduct, type Product } from './stack-harness';
 type Gateway = Awaited<ReturnType<typeof startGatewayService>>;
 
 /**
- * Contacts' public reads are answered in the gateway's process (CONTACTS_READS=in-process, the
- * default) with contacts' own code against its database. These tests hold them to the answers the
- * contacts service itself gives, and to the operating contract when that database is not there.
+ * Contacts' public reads and creates are answered in the gateway's process (CONTACTS_READS=in-process,
+ * the default) with contacts' own code against its database. These tests hold them to the answers
+ * the contacts service itself gives, and to the operating contract when that database is not there.
  */
-describe('contact reads answered in the gateway', () => {
+describe('contact reads and creates answered in the gateway', () => {
   let product: Product;
   const extraGateways: Gateway[] = [];
 
@@ -121,6 +122,70 @@ describe('contact reads answered in the gateway', () => {
     expect([...statuses].sort()).toEqual([200, 404, 422]);
   });
 
+  /** A create with a raw body, its answer with what differs between two creates (ids, times, the address) made alike. */
+  async function create(base: string, key: string, body: string, contentType = 'application/json') {
+    const response = await fetch(`${base}/api/v1/contacts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': contentType },
+      body,
+    });
+    const text = (await response.text())
+      .replace(/"(id)":\d+/g, '"$1":0')
+      .replace(/"(created_at|updated_at)":"[^"]+"/g, '"$1":"T"')
+      .replace(/case\d+-(in|out)@/g, 'case@');
+    return { status: response.status, contentType: response.headers.get('content-type'), headerNames: [...response.headers.keys()].sort(), body: text };
+  }
+
+  it('answers every create exactly as the contacts service does, errors and edge forms included', async () => {
+    const proxied = await gatewayWith({ CONTACTS_READS: 'proxy' });
+    const { key } = await product.anAccountWithKey();
+    expect((await product.api(key, 'POST', '/contacts', { email: 'taken@example.test' })).status).toBe(201);
+    const cases: Array<[name: string, body: (email: string) => string, contentType?: string]> = [
+      ['full', (email) => JSON.stringify({ email, first_name: 'Ada', last_name: 'L', subscribed: true, tags: ['vip', 'VIP', 'beta'], custom_properties: { plan: 'pro', seats: 3 } })],
+      ['nested', (email) => JSON.stringify({ contact: { email, first_name: 'Nes' }, tags: ['x'] })],
+      ['conflicting forms', (email) => JSON.stringify({ email, contact: { email: `other.${email}` } })],
+      ['taken', () => JSON.stringify({ email: 'taken@example.test' })],
+      ['not an address', () => JSON.stringify({ email: 'not-an-address' })],
+      ['no email', () => JSON.stringify({ first_name: 'Nobody' })],
+      ['wrong types', (email) => JSON.stringify({ email, subscribed: 'yes', tags: 'vip', custom_properties: [] })],
+      ['too many properties', (email) => JSON.stringify({ email, custom_properties: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`p${i}`, i])) })],
+      ['an array', () => '[]'],
+      ['null', () => 'null'],
+      ['malformed', () => '{"email":'],
+      ['not JSON media', (email) => JSON.stringify({ email }), 'text/plain'],
+      ['charset', (email) => JSON.stringify({ email }), 'application/json; charset=utf-8'],
+    ];
+    for (const [index, [name, body, contentType]] of cases.entries()) {
+      const inProcess = await create(product.gateway.url, key, body(`case${index}-in@example.test`), contentType);
+      const viaService = await create(proxied.url, key, body(`case${index}-out@example.test`), contentType);
+      expect({ name, ...inProcess }).toEqual({ name, ...viaService });
+    }
+    const statuses = new Set(await Promise.all(cases.map(async ([, body, contentType], index) => (await create(product.gateway.url, key, body(`again${index}@example.test`), contentType)).status)));
+    expect([...statuses].sort()).toEqual([201, 400, 415, 422]);
+  });
+
+  it('creates and reads a contact without the contacts service, which still answers every other write; its fact follows', async () => {
+    const { key } = await product.anAccountWithKey();
+    // Nothing listens on port 9: only what this process answers itself can succeed.
+    const alone = await gatewayWith({ CONTACTS_SERVICE_URL: 'http://127.0.0.1:9' });
+    const created = await call(alone.url, key, 'POST', '/contacts', { email: 'alone@example.test', tags: ['solo'] });
+    expect(created).toMatchObject({ status: 201, limited: true, body: { data: { email: 'alone@example.test', tags: ['solo'] } } });
+    const id = (created.body as { data: { id: number } }).data.id;
+    // contact.created went into contacts' outbox with the row; contacts' relay published it to automation.
+    await waitFor(
+      async () => ((await product.automation.pool.query('SELECT 1 FROM contacts WHERE contact_id = $1', [id])).rowCount === 1 ? true : undefined),
+      { what: "automation's copy of the contact" },
+    );
+    expect((await call(alone.url, key, 'PATCH', `/contacts/${id}`, { first_name: 'Solo' })).status).toBe(503);
+    // A gateway that does not upsert the events' contacts writes none of contacts' rows: its creates go to the service.
+    const readOnly = await gatewayWith({ CONTACTS_SERVICE_URL: 'http://127.0.0.1:9', PRODUCT_EVENTS_UPSERTED_BY: 'automation' });
+    expect(await call(readOnly.url, key, 'POST', '/contacts', { email: 'proxied@example.test' })).toMatchObject({
+      status: 503,
+      body: { error: 'contacts service unavailable' },
+    });
+    expect((await call(readOnly.url, key, 'GET', `/contacts/${id}`)).status).toBe(200);
+  });
+
   it('reads a contact without the contacts service, which still answers every write', async () => {
     const { key } = await product.anAccountWithKey();
     const created = await product.api(key, 'POST', '/contacts', {
@@ -146,7 +211,7 @@ describe('contact reads answered in the gateway', () => {
     });
   });
 
-  it('answers 503 with Retry-After while contacts has not made its database, and serves the rest', async () => {
+  it('answers 503 with Retry-After to reads and creates while contacts has not made its database, and serves the rest', async () => {
     const { key } = await product.anAccountWithKey();
     const missing = new URL(product.env.POSTGRES_URL!);
     missing.pathname = `/no_such_database_${randomBytes(3).toString('hex')}`;
@@ -160,9 +225,11 @@ describe('contact reads answered in the gateway', () => {
         limited: true,
       });
     }
-    expect((await call(early.url, key, 'POST', '/contacts', { email: 'early@example.test' })).status).toBe(
-      201,
-    );
+    expect(await call(early.url, key, 'POST', '/contacts', { email: 'early@example.test' })).toMatchObject({
+      status: 503,
+      retryAfter: '5',
+      body: { error: 'service temporarily unavailable' },
+    });
     expect((await call(early.url, key, 'GET', '/campaigns')).status).toBe(200);
   });
 

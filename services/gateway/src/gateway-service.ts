@@ -3,6 +3,7 @@ import { Broker, createMetricsRegistry, createPool, createRedis, emailDomainVali
 import type { GatewayConfig } from './config';
 
 import { EventContacts } from '@mailer/contacts/event-contacts';
+import { ContactCreates } from '@mailer/contacts/public-creates';
 import { ContactReads, contactsDatabaseUrl } from '@mailer/contacts/public-reads';
 import { gatewayDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { findCredentials } from './data-access/api-keys.repository';
@@ -34,6 +35,8 @@ const CONTACT_READS_CONNECTIONS = 10;
  * case is one statement shared by the events in flight, the rest a short transaction each.
  */
 const EVENT_CONTACTS_CONNECTIONS = 10;
+/** Connections to contacts' database for its creates: the creates in flight share one statement. */
+const CONTACT_CREATES_CONNECTIONS = 5;
 
 /** An address as it stands in a URL (IPv6 in brackets). */
 const hostForUrl = (host: string) => (host.includes(':') ? `[${host}]` : host);
@@ -79,25 +82,31 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
   };
   // Contacts creates and migrates this database; until it has, the reads and the events' upserts answer 503.
   const contactsDatabase = contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
+  // The verdict contacts gives (shared code, shared Redis cache): an address contacts would refuse is a 422.
+  const emailValidator = emailDomainValidatorFor(config, redis, logger);
   const contactReads =
     config.CONTACTS_READS === 'in-process'
       ? ContactReads.connect({ databaseUrl: contactsDatabase, poolSize: CONTACT_READS_CONNECTIONS, logger })
       : undefined;
+  // Only where the gateway writes contacts' tables anyway (the events' upserts): a deployment that
+  // gives it a read-only role there (`PRODUCT_EVENTS_UPSERTED_BY=automation`) has its creates proxied.
+  const writesContacts = config.PRODUCT_EVENTS_UPSERTED_BY === 'gateway' && contactReads !== undefined;
+  const contactCreates = writesContacts
+    ? ContactCreates.connect({ databaseUrl: contactsDatabase, poolSize: CONTACT_CREATES_CONNECTIONS, logger, emailValidator })
+    : undefined;
   // Connects in the background: until it does (and whenever it is down) events are a 503, the rest is served.
   const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'gateway', metrics });
   // With proxy reads the gateway keeps off contacts' database: the events are queued, and automation,
   // which consumes the queue under `gateway` too, upserts them.
-  const eventContacts =
-    config.PRODUCT_EVENTS_UPSERTED_BY === 'gateway' && config.CONTACTS_READS === 'in-process'
-      ? EventContacts.connect({ databaseUrl: contactsDatabase, poolSize: EVENT_CONTACTS_CONNECTIONS, logger, broker })
-      : undefined;
+  const eventContacts = writesContacts
+    ? EventContacts.connect({ databaseUrl: contactsDatabase, poolSize: EVENT_CONTACTS_CONNECTIONS, logger, broker })
+    : undefined;
   const triggerRoutes = new TriggerRoutes(redis, triggerRoutesSetKey({ amqpUrl: config.AMQP_URL, namespace: config.BROKER_NAMESPACE }));
   const eventIngest = new EventIngest(
     {
       accept: eventContacts ? (event) => eventContacts.accept(event, triggerRoutes.mayTrigger(event.account_id, event.event)) : queuedEvents(broker),
       idempotency: new IdempotencyRepository(redis, config.IDEMPOTENCY_TTL_S, logger),
-      // The verdict contacts gives (shared code, shared Redis cache): an event for an address contacts would refuse is a 422.
-      emailValidator: emailDomainValidatorFor(config, redis, logger),
+      emailValidator,
       logger,
     },
     ingestMetrics(metrics),
@@ -108,7 +117,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     pool,
     redis,
     upstreams,
-    contactsTarget: contactReads ? new ContactsTarget(contactReads, upstreams.contacts) : upstreams.contacts,
+    contactsTarget: contactReads ? new ContactsTarget(upstreams.contacts, contactReads, contactCreates) : upstreams.contacts,
     events: eventIngest,
     access: {
       authenticator,
@@ -168,7 +177,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     postgres: databaseUrl,
     redis: config.REDIS_URL,
     contacts: config.CONTACTS_SERVICE_URL,
-    'contacts database': contactReads || eventContacts ? contactsDatabase : undefined,
+    'contacts database': contactReads ? contactsDatabase : undefined,
     campaigns: config.CAMPAIGNS_SERVICE_URL,
     rabbitmq: config.AMQP_URL,
     automation: config.AUTOMATION_SERVICE_URL,
@@ -188,7 +197,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
         () => Promise.all([...Object.values(upstreams).map((proxy) => proxy.close()), appProxy.close()]),
         async () => limiter.stop(),
         () => broker.close(),
-        () => Promise.all([pool.end(), contactReads?.close(), eventContacts?.close()]),
+        () => Promise.all([pool.end(), contactReads?.close(), contactCreates?.close(), eventContacts?.close()]),
         async () => redis.disconnect(),
       ]),
   };

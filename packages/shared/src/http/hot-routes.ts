@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AppError, CommonErrorCodes, commonStatusByCode } from '../errors/app-error';
 import {
@@ -183,21 +183,30 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-/** No body where the route takes none; one plain JSON body of declared length where it takes one. */
-function bodyIsPlain(req: IncomingMessage, identity: Identity, limit: number | undefined): boolean {
-  const { headers } = req;
+/**
+ * One plain JSON body (UTF-8, no Content-Encoding, not chunked) of a declared length within `limit`:
+ * the common case a fast path takes, leaving every other shape to the full parser.
+ */
+export function isPlainJsonBody(headers: IncomingHttpHeaders, limit: number): boolean {
   if (headers['transfer-encoding'] !== undefined) return false;
-  const length = headers['content-length'];
-  if (limit === undefined) return (length === undefined || length === '0') && identity.bodyDigest === NO_BODY;
-  const bytes = Number(length);
+  const bytes = Number(headers['content-length']);
   return (
-    identity.bodyDigest !== NO_BODY &&
     Number.isInteger(bytes) &&
     bytes > 0 &&
     bytes <= limit &&
     (headers['content-encoding'] === undefined || headers['content-encoding'] === 'identity') &&
     PLAIN_JSON.test(headers['content-type'] ?? '')
   );
+}
+
+/** No body where the route takes none; one plain JSON body of declared length where it takes one. */
+function bodyIsPlain(req: IncomingMessage, identity: Identity, limit: number | undefined): boolean {
+  const { headers } = req;
+  if (limit === undefined) {
+    const length = headers['content-length'];
+    return headers['transfer-encoding'] === undefined && (length === undefined || length === '0') && identity.bodyDigest === NO_BODY;
+  }
+  return identity.bodyDigest !== NO_BODY && isPlainJsonBody(headers, limit);
 }
 
 /** The body, checked against the digest the gateway signed, then parsed as Express's parser would. */
