@@ -91,7 +91,10 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   const { record, redis } = connectTriggerRoutesRecord(config, logger);
   const triggerRouting = createTriggerRouting({ pool, router: broker, record, logger });
   // A Redis restarted empty lost the record: written whole again at once, not at the next check.
-  redis.on('ready', () => triggerRouting.reconcileSoon('redis connected'));
+  // Not before the broker is there: its own connection starts a reconcile then.
+  redis.on('ready', () => {
+    if (broker.isConnected()) triggerRouting.reconcileSoon('redis connected');
+  });
   await triggerRouting.follow({
     changes: { databaseUrl, channel: 'workflow_triggers_changed', applicationName: 'mailer-automation-listen' },
     broker,
