@@ -1,4 +1,5 @@
-import { contactCreatedV1, contactDeletedV1, contactUpdatedV1 } from '@mailer/shared';
+import { randomUUID } from 'node:crypto';
+import { contactCreatedV1, contactDeletedV1, contactsCreatedV1, contactUpdatedV1 } from '@mailer/shared';
 import { waitFor } from '@mailer/shared/testing';
 import { applyContactSnapshots } from '../src/data-access/contacts.repository';
 import { countAudience } from '../src/data-access/campaign-deliveries.repository';
@@ -84,5 +85,19 @@ describe('the contacts projection: facts applied in batches, campaign audiences 
     expect((await projected()).find((row) => Number(row.contact_id) === twice.id)).toMatchObject({ first_name: 'Newest', tags: ['vip'] });
     const names = new Map(rows.map((row) => [Number(row.contact_id), row.first_name]));
     for (const contact of many) expect(names.get(contact.id)).toBe(contact.first_name);
+  });
+
+  it('a contacts.created.v1 batch projects each of its contacts, as if each had come alone', async () => {
+    const account = newAccountId();
+    const contacts = Array.from({ length: 5 }, (_, index) => newContact({ first_name: `Batched${index}` }));
+    const occurred_at = new Date().toISOString();
+    const facts = contacts.map((contact, index) => ({ id: `fact-${index}`, fact: { account_id: account, contact, occurred_at } }));
+    // As contacts' relay publishes it: under the routing key of a single create.
+    await harness.instances[0]!.broker.publish(contactsCreatedV1, { facts }, { messageId: randomUUID(), routingKey: contactCreatedV1.type });
+    const rows = await waitFor(async () => {
+      const { rows: current } = await harness.pool.query<{ contact_id: string; first_name: string }>('SELECT contact_id, first_name FROM contacts WHERE account_id = $1', [account]);
+      return current.length === contacts.length ? current : undefined;
+    }, { what: 'the batch projected' });
+    expect(new Map(rows.map((row) => [Number(row.contact_id), row.first_name]))).toEqual(new Map(contacts.map((contact) => [contact.id, contact.first_name])));
   });
 });

@@ -1,8 +1,10 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createLogger, createRedis, redisReady, triggerRoutesSetKey, triggerRoutingKey } from '@mailer/shared';
 import { serviceTestEnv, testServers } from '@mailer/shared/testing';
 import { runAdmin } from '../src/cli/run-admin';
+import { loadAutomationConfig } from '../src/config';
 import { newAccountId } from './support/automation-harness';
 
 const env = serviceTestEnv({ DB_PREFIX: `${testServers().dbPrefix}cli_` });
@@ -45,6 +47,24 @@ describe('workflows import (admin CLI)', () => {
     const list = await admin('workflows', 'list', '--account', String(account));
     expect(list.json).toEqual({ data: [expect.objectContaining({ id, name: 'Welcome sequence', steps: 1 })] });
   });
+
+  it("records the trigger where the gateway looks it up, and imports nothing while Redis is unreachable", async () => {
+    const account = newAccountId();
+    const redis = createRedis(env.REDIS_URL!, createLogger('test', { level: 'silent' }), { keyPrefix: env.REDIS_KEY_PREFIX });
+    try {
+      await redisReady(redis);
+      const routes = triggerRoutesSetKey({ amqpUrl: env.AMQP_URL!, namespace: loadAutomationConfig(env).BROKER_NAMESPACE });
+      expect((await admin('workflows', 'import', await file(welcome), '--account', String(account))).code).toBe(0);
+      expect(await redis.sismember(routes, triggerRoutingKey(account, 'signup'))).toBe(1);
+    } finally {
+      redis.disconnect();
+    }
+    // Nothing listens on port 9: the CLI's entry prints the failure and exits non-zero.
+    const io = { out: () => undefined, err: () => undefined };
+    const unrecorded = ['workflows', 'import', await file({ ...welcome, name: 'Unrecorded' }), '--account', String(account)];
+    await expect(runAdmin(unrecorded, { ...env, REDIS_URL: 'redis://127.0.0.1:9' }, io)).rejects.toThrow('Redis (127.0.0.1:9) is unreachable');
+    expect((await admin('workflows', 'list', '--account', String(account))).json).toEqual({ data: [expect.objectContaining({ name: 'Welcome sequence' })] });
+  }, 30_000);
 
   it('refuses a file with problems whole, listing every problem, and imports nothing', async () => {
     const account = newAccountId();

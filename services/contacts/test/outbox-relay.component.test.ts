@@ -1,4 +1,6 @@
+import { createLogger } from '@mailer/shared';
 import { countingPool, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
+import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { beginAndClaimPending, recordPassAndCommit } from '../src/data-access/outbox.repository';
 import { brokerProbe } from './support/broker-probe';
 import {
@@ -163,6 +165,50 @@ describe('one relay pass in two round trips', () => {
       ]);
     } finally {
       client.release();
+      await service.stop();
+    }
+  });
+});
+
+describe('created facts of one pass in one message', () => {
+  it('publishes them as one contacts.created.v1 routed as contact.created.v1, each fact under its outbox id, and marks every row', async () => {
+    const service = await startContactsForTest();
+    const probe = await brokerProbe(service.config.BROKER_NAMESPACE, ['contact.created.v1', 'contact.updated.v1']);
+    // The rows wait for one pass of a relay started once they are all there.
+    await service.relay.stop();
+    let relay: OutboxRelay | undefined;
+    try {
+      const account = newAccountId();
+      const created = [];
+      for (let index = 0; index < 3; index += 1) created.push((await service.api.create(account, { email: uniqueEmail(), first_name: `C${index}` })).body.data);
+      await service.api.update(account, created[0]!.id, { first_name: 'Changed' });
+      const rows = await service.pool.query<{ id: string; message_type: string }>(
+        "SELECT id::text, message_type FROM outbox WHERE published_at IS NULL AND payload->>'account_id' = $1 ORDER BY id",
+        [String(account)],
+      );
+      relay = new OutboxRelay({ pool: service.pool, broker: service.broker, logger: createLogger('relay-test', { level: 'silent' }), pollMs: 50 });
+      const seen = await waitFor(() => (probe.seen.length >= 2 ? probe.seen : undefined), { what: 'the facts published' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(probe.seen).toHaveLength(2);
+      const batch = seen.find((message) => message.type === 'contacts.created.v1')!;
+      expect(batch.routingKey).toBe('contact.created.v1');
+      const createdRows = rows.rows.filter((row) => row.message_type === 'contact.created.v1');
+      expect(batch.payload).toEqual({
+        facts: createdRows.map((row, index) => ({
+          id: row.id,
+          fact: expect.objectContaining({ account_id: account, contact: expect.objectContaining({ id: created[index]!.id, first_name: `C${index}` }) }),
+        })),
+      });
+      // Any other fact travels alone, under its own id.
+      const update = rows.rows.find((row) => row.message_type === 'contact.updated.v1')!;
+      expect(seen.find((message) => message.type === 'contact.updated.v1')?.messageId).toBe(update.id);
+      await waitFor(async () => {
+        const { rows: pending } = await service.pool.query("SELECT 1 FROM outbox WHERE published_at IS NULL AND payload->>'account_id' = $1", [String(account)]);
+        return pending.length === 0 ? true : undefined;
+      }, { what: 'every row marked published' });
+    } finally {
+      await relay?.stop();
+      await probe.close();
       await service.stop();
     }
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { contactCreatedV1 } from '@mailer/shared';
+import { contactCreatedV1, contactsCreatedV1 } from '@mailer/shared';
 import { waitFor } from '@mailer/shared/testing';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_EVENT_TYPES } from '../src/domain/webhook-events';
@@ -85,6 +85,26 @@ describe('webhook delivery: signed, retried, logged, one endpoint never holding 
     await waitFor(() => (forAccount(other).length === 1 ? true : undefined), { what: "the other account's campaign.sent" });
     expect(receiver.verified(narrow.secret, forAccount(other)).map((body) => body.type)).toEqual(['campaign.sent']);
     expect((await deliveries(accountId, endpoint.id)).every((delivery) => delivery.state === 'succeeded')).toBe(true);
+  });
+
+  it('delivers each contact of a contacts.created.v1 batch as its own contact.created webhook, keyed by the fact id', async () => {
+    const accountId = nextAccount++;
+    const endpoint = await anEndpoint(accountId, ['contact.created']);
+    const facts = [1, 2, 3].map((id) => ({ id: `${accountId}-${id}`, fact: contactCreatedFact(accountId, id) }));
+    await hooks.broker.publish(contactsCreatedV1, { facts }, { messageId: `batch-${accountId}`, routingKey: contactCreatedV1.type });
+    // The same fact again, alone under its id (a relay that crashed before marking its batch): the same webhook.
+    await hooks.broker.publish(contactCreatedV1, facts[0]!.fact, { messageId: facts[0]!.id });
+    await waitFor(() => (forAccount(accountId).length >= 3 ? true : undefined), { what: 'three webhooks' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const requests = forAccount(accountId);
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(3);
+    const bodies = receiver.verified(endpoint.secret, requests) as Array<{ type: string; data: { contact: { id: number } } }>;
+    expect(bodies.map((body) => [body.type, body.data.contact.id]).sort()).toEqual([
+      ['contact.created', 1],
+      ['contact.created', 2],
+      ['contact.created', 3],
+    ]);
   });
 
   it('retries after 500s with the same webhook-id, and the log shows each attempt with status, latency and answer', async () => {

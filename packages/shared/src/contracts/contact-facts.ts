@@ -37,6 +37,21 @@ const contactFact = z.object({
 });
 
 export const contactCreatedV1 = defineContract('contact.created.v1', contactFact);
+
+/** The most `contact.created.v1` facts one `contacts.created.v1` message carries. */
+export const MAX_FACTS_PER_MESSAGE = 100;
+
+/**
+ * Several `contact.created.v1` facts in one message, published by contacts' relay under the
+ * routing key of `contact.created.v1` (so every queue bound to that fact gets it) when one pass
+ * has more than one: a burst of sign-ups or an import costs one message, not one per contact.
+ * Each fact keeps the id it would have had as a message of its own (its outbox row's), which
+ * consumers key it by (a webhook's id), and is handled as if it had come alone.
+ */
+export const contactsCreatedV1 = defineContract(
+  'contacts.created.v1',
+  z.object({ facts: z.array(z.object({ id: z.string().min(1), fact: contactFact })).min(2).max(MAX_FACTS_PER_MESSAGE) }),
+);
 export const contactUpdatedV1 = defineContract(
   'contact.updated.v1',
   contactFact.extend({ changed: z.array(z.string()) }),

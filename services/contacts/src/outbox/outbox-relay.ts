@@ -1,5 +1,16 @@
 import type { Logger } from 'pino';
-import { backoffDelay, withBundledTransaction, type Broker, type MessageContract, type Pool } from '@mailer/shared';
+import { randomUUID } from 'node:crypto';
+import {
+  backoffDelay,
+  contactCreatedV1,
+  contactsCreatedV1,
+  MAX_FACTS_PER_MESSAGE,
+  withBundledTransaction,
+  type Broker,
+  type MessageContract,
+  type MessageOf,
+  type Pool,
+} from '@mailer/shared';
 import { beginAndClaimPending, prunePublished, recordPassAndCommit, type OutboxRow } from '../data-access/outbox.repository';
 import { outboxContracts } from './outbox-contracts';
 
@@ -68,11 +79,10 @@ export class OutboxRelay {
         await client.query('COMMIT');
         return { claimed: 0, failed: false };
       }
-      const outcomes = await Promise.allSettled(rows.map((row) => this.publish(row)));
-      const published = rows
-        .filter((_, index) => outcomes[index]?.status === 'fulfilled')
-        .map((row) => row.id);
-      const failed = rows.filter((_, index) => outcomes[index]?.status === 'rejected').map((row) => row.id);
+      const messages = messagesOf(rows);
+      const outcomes = await Promise.allSettled(messages.map((message) => this.publish(message)));
+      const published = messages.filter((_, index) => outcomes[index]?.status === 'fulfilled').flatMap((message) => message.map((row) => row.id));
+      const failed = messages.filter((_, index) => outcomes[index]?.status === 'rejected').flatMap((message) => message.map((row) => row.id));
       await recordPassAndCommit(client, published, failed);
       this.stats.published += published.length;
       this.stats.failedAttempts += failed.length;
@@ -87,7 +97,16 @@ export class OutboxRelay {
     });
   }
 
-  private publish(row: OutboxRow): Promise<void> {
+  /** One row as a message of its own (its id the message's), or several created facts as one `contacts.created.v1`. */
+  private publish(rows: OutboxRow[]): Promise<void> {
+    const [row] = rows;
+    if (row === undefined) return Promise.resolve();
+    if (rows.length > 1) {
+      const facts = rows.map(({ id, payload }) => ({ id: String(id), fact: payload as MessageOf<typeof contactCreatedV1> }));
+      // One trace context per message: the first create's, the others' traces end at their commit.
+      const headers = row.trace_context ? { traceparent: row.trace_context } : undefined;
+      return this.deps.broker.publish(contactsCreatedV1, { facts }, { messageId: randomUUID(), routingKey: contactCreatedV1.type, headers });
+    }
     const contract: MessageContract | undefined = outboxContracts.get(row.message_type);
     if (!contract) return Promise.reject(new Error(`no contract for outbox type ${row.message_type}`));
     const headers = row.trace_context ? { traceparent: row.trace_context } : undefined;
@@ -111,4 +130,17 @@ export class OutboxRelay {
     });
     this.wakeUp = undefined;
   }
+}
+
+/**
+ * The pass's rows as messages: the `contact.created.v1` facts together, a message's worth each
+ * (a lone one as a message of its own), every other row alone.
+ */
+function messagesOf(rows: OutboxRow[]): OutboxRow[][] {
+  const created = rows.filter((row) => row.message_type === contactCreatedV1.type);
+  const others = rows.filter((row) => row.message_type !== contactCreatedV1.type).map((row) => [row]);
+  const chunks = Array.from({ length: Math.ceil(created.length / MAX_FACTS_PER_MESSAGE) }, (_, index) =>
+    created.slice(index * MAX_FACTS_PER_MESSAGE, (index + 1) * MAX_FACTS_PER_MESSAGE),
+  );
+  return [...chunks, ...others];
 }

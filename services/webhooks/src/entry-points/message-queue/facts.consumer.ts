@@ -1,4 +1,4 @@
-import { GroupCommit, QUEUES, type Broker, type ConsumeOutcome, type Logger, type Pool } from '@mailer/shared';
+import { contactsCreatedV1, GroupCommit, QUEUES, type Broker, type ConsumeOutcome, type Logger, type MessageOf, type Pool } from '@mailer/shared';
 import { insertDeliveries, type QueuedEvent } from '../../data-access/deliveries.repository';
 import { WEBHOOK_FACTS, webhooksOfFact, type WebhookFact } from '../../domain/webhooks-of-fact';
 
@@ -22,11 +22,17 @@ export function consumeWebhookFacts(deps: {
   });
   deps.broker.consume({
     queue: QUEUES.webhooksFacts.name,
-    contracts: WEBHOOK_FACTS,
+    contracts: [...WEBHOOK_FACTS, contactsCreatedV1],
     prefetch: 64,
     onOutcome: deps.onOutcome,
     handle: async (message) => {
-      const events = webhooksOfFact({ type: message.type, payload: message.payload } as WebhookFact, message.messageId);
+      const events =
+        message.type === contactsCreatedV1.type
+          ? // Each fact of a batch under its own id, as if it had come alone.
+            (message.payload as MessageOf<typeof contactsCreatedV1>).facts.flatMap(({ id, fact }) =>
+              webhooksOfFact({ type: 'contact.created.v1', payload: fact }, id),
+            )
+          : webhooksOfFact({ type: message.type, payload: message.payload } as WebhookFact, message.messageId);
       if (events.length > 0) await deliveries.add(events);
     },
   });
