@@ -179,7 +179,7 @@ describe('created facts of one pass in one message', () => {
     let relay: OutboxRelay | undefined;
     try {
       const account = newAccountId();
-      const created = [];
+      const created: Array<{ id: number }> = [];
       for (let index = 0; index < 3; index += 1) created.push((await service.api.create(account, { email: uniqueEmail(), first_name: `C${index}` })).body.data);
       await service.api.update(account, created[0]!.id, { first_name: 'Changed' });
       const rows = await service.pool.query<{ id: string; message_type: string }>(
