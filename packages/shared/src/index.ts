@@ -24,6 +24,7 @@ export * from './db/transaction';
 export * from './db/simple-query';
 export * from './batching/group-commit';
 export * from './batching/one-per-owner';
+export * from './batching/chunks';
 export * from './db/table-changes-listener';
 export * from './db/inbox-pruner';
 export * from './redis/redis-client';

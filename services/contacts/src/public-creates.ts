@@ -1,21 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
-import {
-  commonStatusByCode,
-  createPool,
-  errorAnswer,
-  isPlainJsonBody,
-  logFailedRequest,
-  parseJsonBytes,
-  type EmailDomainValidator,
-  type JsonAnswer,
-  type Pool,
-} from '@mailer/shared';
+import { createPool, isPlainJsonBody, parseJsonBytes, type EmailDomainValidator, type JsonAnswer, type Pool } from '@mailer/shared';
 import type { ContactsDatabaseOptions } from './database';
-import { notMigratedAsNotReady } from './data-access/not-migrated';
-import { contactStatusByCode } from './domain/contact.errors';
 import { contactAnswers } from './entry-points/api/contact-answers';
 import { CONTACT_BODY_LIMIT_BYTES } from './entry-points/api/contacts.routes';
+import { hostedAnswer } from './entry-points/api/hosted-answer';
 
 export { contactsDatabaseUrl } from './database';
 
@@ -36,7 +25,6 @@ export interface ContactCreatesOptions extends ContactsDatabaseOptions {
  * other than the common one (`takes`) is left to the contacts service.
  */
 export class ContactCreates {
-  private readonly statusByCode = { ...commonStatusByCode, ...contactStatusByCode };
   private readonly answers: ReturnType<typeof contactAnswers>;
 
   private constructor(
@@ -68,14 +56,8 @@ export class ContactCreates {
   readonly bodyLimitBytes = CONTACT_BODY_LIMIT_BYTES;
 
   /** The answer to a create with these body bytes, for the account; never rejects (a failure is its error answer). */
-  async create(accountId: number, body: Buffer): Promise<JsonAnswer> {
-    try {
-      return await this.answers.create(accountId, parseJsonBytes(body));
-    } catch (error) {
-      const failure = errorAnswer(notMigratedAsNotReady(error), this.statusByCode);
-      logFailedRequest(this.logger, failure.status, error, 'POST', CREATE_PATH);
-      return { status: failure.status, body: failure.body, headers: failure.headers };
-    }
+  create(accountId: number, body: Buffer): Promise<JsonAnswer> {
+    return hostedAnswer(this.logger, 'POST', CREATE_PATH, () => this.answers.create(accountId, parseJsonBytes(body)));
   }
 
   close(): Promise<void> {

@@ -1,17 +1,9 @@
 import { parse as parseQueryString } from 'node:querystring';
 import type { Logger } from 'pino';
-import {
-  commonStatusByCode,
-  createPool,
-  errorAnswer,
-  logFailedRequest,
-  type JsonAnswer,
-  type Pool,
-} from '@mailer/shared';
+import { createPool, type JsonAnswer, type Pool } from '@mailer/shared';
 import type { ContactsDatabaseOptions } from './database';
-import { notMigratedAsNotReady } from './data-access/not-migrated';
-import { contactStatusByCode } from './domain/contact.errors';
 import { contactReadAnswers } from './entry-points/api/contact-answers';
+import { hostedAnswer } from './entry-points/api/hosted-answer';
 
 /** Where contacts' database is (it creates and migrates it there); the host of the reads connects to it. */
 export { contactsDatabaseUrl } from './database';
@@ -27,7 +19,6 @@ const LIST_PATH = '/api/v1/contacts';
  * contacts service gives for the same request, errors included.
  */
 export class ContactReads {
-  private readonly statusByCode = { ...commonStatusByCode, ...contactStatusByCode };
   private readonly answers: ReturnType<typeof contactReadAnswers>;
 
   private constructor(
@@ -54,7 +45,7 @@ export class ContactReads {
     if (read === undefined) return undefined;
     const { path, id, query } = read;
     return (accountId) =>
-      this.settle(path, () =>
+      hostedAnswer(this.logger, 'GET', path, () =>
         id === undefined
           ? this.answers.list(accountId, parseQueryString(query))
           : this.answers.show(accountId, id),
@@ -65,15 +56,6 @@ export class ContactReads {
     return this.pool.end();
   }
 
-  private async settle(path: string, read: () => Promise<JsonAnswer>): Promise<JsonAnswer> {
-    try {
-      return await read();
-    } catch (error) {
-      const failure = errorAnswer(notMigratedAsNotReady(error), this.statusByCode);
-      logFailedRequest(this.logger, failure.status, error, 'GET', path);
-      return { status: failure.status, body: failure.body, headers: failure.headers };
-    }
-  }
 }
 
 /** The list (no id) or one contact, from a request target; undefined for any other path. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  chunksOf,
   GroupCommit,
   loneEnrichedEventOptions,
   MAX_EVENTS_PER_MESSAGE,
@@ -27,12 +28,7 @@ function messagesByTrigger(events: readonly EnrichedEvent[]): Array<{ routingKey
     if (group) group.push(event);
     else byTrigger.set(routingKey, [event]);
   }
-  return [...byTrigger].flatMap(([routingKey, group]) =>
-    Array.from({ length: Math.ceil(group.length / MAX_EVENTS_PER_MESSAGE) }, (_, index) => ({
-      routingKey,
-      events: group.slice(index * MAX_EVENTS_PER_MESSAGE, (index + 1) * MAX_EVENTS_PER_MESSAGE),
-    })),
-  );
+  return [...byTrigger].flatMap(([routingKey, group]) => chunksOf(group, MAX_EVENTS_PER_MESSAGE).map((events) => ({ routingKey, events })));
 }
 
 /** One message per trigger: an event alone as `product_event.enriched.v1`, several as `product_events.enriched.v1`. */

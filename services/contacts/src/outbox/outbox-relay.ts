@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import {
   backoffDelay,
+  chunksOf,
   contactCreatedV1,
   contactsCreatedV1,
   MAX_FACTS_PER_MESSAGE,
@@ -81,8 +82,9 @@ export class OutboxRelay {
       }
       const messages = messagesOf(rows);
       const outcomes = await Promise.allSettled(messages.map((message) => this.publish(message)));
-      const published = messages.filter((_, index) => outcomes[index]?.status === 'fulfilled').flatMap((message) => message.map((row) => row.id));
-      const failed = messages.filter((_, index) => outcomes[index]?.status === 'rejected').flatMap((message) => message.map((row) => row.id));
+      const idsWhere = (status: PromiseSettledResult<void>['status']) =>
+        messages.filter((_, index) => outcomes[index]?.status === status).flatMap((message) => message.map((row) => row.id));
+      const [published, failed] = [idsWhere('fulfilled'), idsWhere('rejected')];
       await recordPassAndCommit(client, published, failed);
       this.stats.published += published.length;
       this.stats.failedAttempts += failed.length;
@@ -139,8 +141,5 @@ export class OutboxRelay {
 function messagesOf(rows: OutboxRow[]): OutboxRow[][] {
   const created = rows.filter((row) => row.message_type === contactCreatedV1.type);
   const others = rows.filter((row) => row.message_type !== contactCreatedV1.type).map((row) => [row]);
-  const chunks = Array.from({ length: Math.ceil(created.length / MAX_FACTS_PER_MESSAGE) }, (_, index) =>
-    created.slice(index * MAX_FACTS_PER_MESSAGE, (index + 1) * MAX_FACTS_PER_MESSAGE),
-  );
-  return [...chunks, ...others];
+  return [...chunksOf(created, MAX_FACTS_PER_MESSAGE), ...others];
 }
