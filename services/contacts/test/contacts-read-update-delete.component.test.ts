@@ -1,3 +1,6 @@
+import { AppError, CommonErrorCodes, type Pool } from '@mailer/shared';
+import { countingPool } from '@mailer/shared/testing';
+import { getContact } from '../src/domain/read-contacts';
 import {
   newAccountId,
   startContactsForTest,
@@ -37,6 +40,71 @@ describe('GET /api/v1/contacts/:id', () => {
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: expect.any(String) });
     }
+  });
+});
+
+type Query = (...args: unknown[]) => Promise<unknown>;
+
+/** The pool, its statements run at once but their answers held until `release`: a statement stays in flight. */
+function answersHeld(pool: Pool): { pool: Pool; release: () => void } {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const held = new Proxy(pool, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      const method = (value as Query).bind(target);
+      if (key !== 'query') return method;
+      return async (...args: unknown[]) => {
+        const result = await method(...args);
+        await gate;
+        return result;
+      };
+    },
+  });
+  return { pool: held, release };
+}
+
+describe('single-contact reads asked together', () => {
+  it('share a statement, and each gets its own answer: its contact, or 404 for another account or no such id', async () => {
+    const [first, second] = [newAccountId(), newAccountId()];
+    const tagged = await createContact(first, { tags: ['b', 'a'] });
+    const other = await createContact(second);
+    const counting = countingPool(service.pool);
+    const asked: Array<[number, number]> = [
+      [first, tagged.id],
+      [second, other.id],
+      [second, tagged.id], // another account's contact
+      [first, 987_654_321],
+      [first, tagged.id], // the same read twice in one statement
+    ];
+    const answers = await Promise.all(
+      asked.map(([account, id]) => getContact(counting.pool, account, id).catch((error: unknown) => error)),
+    );
+    // The first is sent alone at once; the four asked meanwhile wait for it and go together.
+    expect(counting.statements()).toBe(2);
+    expect(answers[0]).toMatchObject({ id: tagged.id, account_id: first, tags: ['a', 'b'] });
+    expect(answers[1]).toMatchObject({ id: other.id, account_id: second, tags: [] });
+    for (const missing of [answers[2], answers[3]]) {
+      expect(missing).toBeInstanceOf(AppError);
+      expect(missing).toMatchObject({ code: CommonErrorCodes.NOT_FOUND });
+    }
+    expect(answers[4]).toEqual(answers[0]);
+  });
+
+  it('never take the answer of a statement sent before they were asked: a write committed meanwhile is seen', async () => {
+    const account = newAccountId();
+    const contact = await createContact(account, { first_name: 'Before' });
+    const held = answersHeld(service.pool);
+    const before = getContact(held.pool, account, contact.id);
+    const renamed = await service.api.update(account, contact.id, { first_name: 'After' });
+    expect(renamed.status).toBe(200);
+    const after = getContact(held.pool, account, contact.id);
+    held.release();
+    expect((await before).first_name).toBe('Before');
+    expect((await after).first_name).toBe('After');
   });
 });
 

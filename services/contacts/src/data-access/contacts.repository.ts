@@ -87,14 +87,29 @@ export async function findContact(
  * The contact with its tag names (sorted as `tagsOf` sorts them) in one statement: the API's read
  * path is one round trip. Named, so Postgres parses and plans it once per connection.
  */
-export async function findContactWithTags(db: Queryable, accountId: number, id: number) {
-  const { rows } = await db.query<ContactRow & { tags: string[] }>({
-    name: 'contacts.find-with-tags',
-    text: `SELECT ${CONTACT_COLUMNS}, ${tagsOfContact('contacts')} AS tags
-       FROM contacts WHERE account_id = $1 AND id = $2`,
-    values: [accountId, id],
+/** A contact asked for by its account and id: the account is part of the key, so another account's id finds nothing. */
+export interface ContactKey {
+  accountId: number;
+  id: number;
+}
+
+/**
+ * The contacts with their tags for many keys in one statement, answered in the keys' order
+ * (undefined: no such contact of that account). Each lookup is a lateral subquery on the primary
+ * key, so the plan is one index probe per key whatever statistics it was made with.
+ */
+export async function findContactsWithTags(db: Queryable, keys: readonly ContactKey[]) {
+  const { rows } = await db.query<ContactRow & { tags: string[]; n: string }>({
+    name: 'contacts.find-many-with-tags',
+    text: `SELECT i.n, c.*
+       FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS i(account_id, contact_id, n),
+            LATERAL (SELECT ${CONTACT_COLUMNS}, ${tagsOfContact('contacts')} AS tags
+                       FROM contacts WHERE contacts.id = i.contact_id AND contacts.account_id = i.account_id) c`,
+    values: [keys.map((key) => key.accountId), keys.map((key) => key.id)],
   });
-  return rows[0];
+  const answers = new Array<(ContactRow & { tags: string[] }) | undefined>(keys.length).fill(undefined);
+  for (const { n, ...contact } of rows) answers[Number(n) - 1] = contact;
+  return answers;
 }
 
 export async function findContactByEmail(

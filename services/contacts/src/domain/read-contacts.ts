@@ -1,8 +1,9 @@
 import { notFound, type Pool } from '@mailer/shared';
 import { countContacts, listContacts, type ContactFilter } from '../data-access/contact-list.repository';
-import { findContact, findContactWithTags } from '../data-access/contacts.repository';
+import { findContact } from '../data-access/contacts.repository';
 import { tagsOf } from '../data-access/tags.repository';
 import { withTags, type Contact } from './contact';
+import { contactReadsOf } from './contact-read-batches';
 
 export const DEFAULT_PER_PAGE = 25;
 export const MAX_PER_PAGE = 100;
@@ -16,7 +17,7 @@ export interface ContactPage {
 }
 
 export async function getContact(pool: Pool, accountId: number, id: number): Promise<Contact> {
-  const contact = await findContactWithTags(pool, accountId, id);
+  const contact = await contactReadsOf(pool).add({ accountId, id });
   if (!contact) throw notFound('contact');
   return contact;
 }
