@@ -1,6 +1,7 @@
 import { isUniqueViolation } from '@mailer/shared';
 import { emailTaken } from '../domain/contact.errors';
 import type { ContactRow, CustomProperties } from '../domain/contact';
+import { inInputOrder } from './input-order';
 import type { Queryable } from './queryable';
 
 /** A contact row as `ContactRow` reads it. */
@@ -83,10 +84,6 @@ export async function findContact(
   return rows[0];
 }
 
-/**
- * The contact with its tag names (sorted as `tagsOf` sorts them) in one statement: the API's read
- * path is one round trip. Named, so Postgres parses and plans it once per connection.
- */
 /** A contact asked for by its account and id: the account is part of the key, so another account's id finds nothing. */
 export interface ContactKey {
   accountId: number;
@@ -94,8 +91,8 @@ export interface ContactKey {
 }
 
 /**
- * The contacts with their tags for many keys in one statement, answered in the keys' order
- * (undefined: no such contact of that account). Each lookup is a lateral subquery on the primary
+ * The contacts with their tag names (sorted as `tagsOf` sorts them) for many keys in one named
+ * statement, answered in the keys' order (undefined: no such contact of that account). Each lookup is a lateral subquery on the primary
  * key, so the plan is one index probe per key whatever statistics it was made with.
  */
 export async function findContactsWithTags(db: Queryable, keys: readonly ContactKey[]) {
@@ -107,9 +104,7 @@ export async function findContactsWithTags(db: Queryable, keys: readonly Contact
                        FROM contacts WHERE contacts.id = i.contact_id AND contacts.account_id = i.account_id) c`,
     values: [keys.map((key) => key.accountId), keys.map((key) => key.id)],
   });
-  const answers = new Array<(ContactRow & { tags: string[] }) | undefined>(keys.length).fill(undefined);
-  for (const { n, ...contact } of rows) answers[Number(n) - 1] = contact;
-  return answers;
+  return inInputOrder(rows, keys.length, ({ n: _n, ...contact }) => contact, undefined);
 }
 
 export async function findContactByEmail(

@@ -3,6 +3,7 @@ import { emailKey } from '@mailer/shared';
 import type { ContactRow, SuppressionReason } from '../domain/contact';
 import { CONTACT_COLUMNS, tagsOfContact } from './contacts.repository';
 import { ISO_MILLIS_UTC } from './outbox.repository';
+import { inInputOrder } from './input-order';
 import type { Queryable } from './queryable';
 
 export type EventContact = ContactRow & { tags: string[]; suppression: SuppressionReason | null };
@@ -116,7 +117,5 @@ export async function createOrReadUnchangedContactsForEvents(
       contactCreatedV1.type,
     ],
   });
-  const answers = new Array<EventContact | undefined>(events.length).fill(undefined);
-  for (const { n, ...contact } of rows) answers[Number(n) - 1] = contact;
-  return answers;
+  return inInputOrder(rows, events.length, ({ n: _n, ...contact }): EventContact => contact, undefined);
 }

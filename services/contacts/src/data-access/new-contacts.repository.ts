@@ -1,6 +1,7 @@
 import { contactCreatedV1, emailKey, type MessageOf } from '@mailer/shared';
 import type { ContactRow, SuppressionReason } from '../domain/contact';
 import { CONTACT_COLUMNS, type NewContactRow } from './contacts.repository';
+import { inInputOrder } from './input-order';
 import { ISO_MILLIS_UTC } from './outbox.repository';
 import type { Queryable } from './queryable';
 import { inLockOrder } from './tags.repository';
@@ -140,7 +141,5 @@ export async function insertContactsWithTagsAndFacts(
     ],
   });
   // ON CONFLICT is the only reason a row of the statement is not inserted.
-  const answers = new Array<InsertedContact | 'taken'>(inputs.length).fill('taken');
-  for (const { n, lifted, ...contact } of rows) answers[Number(n) - 1] = { contact, lifted };
-  return answers;
+  return inInputOrder(rows, inputs.length, ({ n: _n, lifted, ...contact }): InsertedContact => ({ contact, lifted }), 'taken' as const);
 }

@@ -103,15 +103,14 @@ export class OutboxRelay {
   private publish(rows: OutboxRow[]): Promise<void> {
     const [row] = rows;
     if (row === undefined) return Promise.resolve();
+    // One trace context per message: for several facts the first one's, the others' traces end at their commit.
+    const headers = row.trace_context ? { traceparent: row.trace_context } : undefined;
     if (rows.length > 1) {
       const facts = rows.map(({ id, payload }) => ({ id: String(id), fact: payload as MessageOf<typeof contactCreatedV1> }));
-      // One trace context per message: the first create's, the others' traces end at their commit.
-      const headers = row.trace_context ? { traceparent: row.trace_context } : undefined;
       return this.deps.broker.publish(contactsCreatedV1, { facts }, { messageId: randomUUID(), routingKey: contactCreatedV1.type, headers });
     }
     const contract: MessageContract | undefined = outboxContracts.get(row.message_type);
     if (!contract) return Promise.reject(new Error(`no contract for outbox type ${row.message_type}`));
-    const headers = row.trace_context ? { traceparent: row.trace_context } : undefined;
     return this.deps.broker.publish(contract, row.payload, { messageId: String(row.id), headers });
   }
 
