@@ -7,7 +7,7 @@ import globals from 'globals';
 const services = ['gateway', 'contacts', 'campaigns', 'automation'];
 // Contacts' public reads, answered in the gateway's process (docs/decisions.md, "Session 32").
 const publishedEntries = {
-  gateway: ['@mailer/contacts/public-reads', '@mailer/contacts/public-creates', '@mailer/contacts/event-contacts'],
+  gateway: ['@mailer/contacts/public-reads', '@mailer/contacts/public-creates', '@mailer/contacts/event-contacts', '@mailer/automation/event-enrolments'],
   automation: ['@mailer/contacts/event-contacts'],
 };
 /** Any import of another service's package, but for the entries this service may host. */

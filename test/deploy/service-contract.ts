@@ -33,6 +33,9 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
     'CONTACTS_SERVICE_URL',
     'CAMPAIGNS_SERVICE_URL',
     'AUTOMATION_SERVICE_URL',
+    // The events' enrolments are written from the gateway's process, Message-IDs with automation's sender domain.
+    ['AUTOMATION_DATABASE_URL', 'POSTGRES_URL'],
+    'MAIL_FROM',
     'WEB_SERVICE_URL',
     'WEBHOOKS_SERVICE_URL',
     'GATEWAY_INTERNAL_PORT',

@@ -41,6 +41,42 @@ async function settled(metrics: Registry, queue: string, outcome = 'ack'): Promi
   return metricValue(await metrics.metrics(), 'mailer_queue_messages_total', { queue, outcome }) ?? 0;
 }
 
+type AnotherGatewayTest = (postEvent: (key: string, body: unknown) => Promise<Response>, metrics: Registry) => Promise<void>;
+
+/** `fn` with a second gateway of `product`, started with `env` on top of the product's. */
+async function withGatewayOf(product: Product, env: Record<string, string>, fn: AnotherGatewayTest) {
+  const gateway = await startGatewayService(
+    loadGatewayConfig({ ...product.env, GATEWAY_PORT: '0', EVENTS_PORT: '0', GATEWAY_INTERNAL_PORT: '0', ...env }),
+    createLogger('gateway', { level: 'silent' }),
+  );
+  try {
+    await gateway.broker.ready();
+    const postEvent = (key: string, body: unknown) =>
+      fetch(`${gateway.eventsUrl}/v1/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await fn(postEvent, gateway.metrics);
+  } finally {
+    await gateway.stop();
+  }
+}
+
+/** What the product events' queues have seen consumed, by queue and consumer. */
+const queueOutcomesOf = async (product: Product) => ({
+  automationQueued: await settled(product.automation.metrics, QUEUES.contactsProductEvents.name),
+  automationEnriched: await settled(product.automation.metrics, QUEUES.automationContactEvents.name),
+  contactsQueued: await settled(product.contacts.metrics, QUEUES.contactsProductEvents.name),
+});
+
+/** A database name under the product's prefix that nobody made. */
+function missingDatabaseUrl(product: Product): string {
+  const missing = new URL(product.env.POSTGRES_URL!);
+  missing.pathname = `/${product.env.DB_PREFIX}nowhere_${randomBytes(3).toString('hex')}`;
+  return missing.toString();
+}
+
 describe('product events upserted where they are consumed (PRODUCT_EVENTS_UPSERTED_BY=automation)', () => {
   let product: Product;
   beforeAll(async () => {
@@ -202,42 +238,17 @@ describe('product events upserted by contacts (PRODUCT_EVENTS_UPSERTED_BY=contac
   });
 });
 
-describe('product events upserted by the gateway before the 202 (PRODUCT_EVENTS_UPSERTED_BY=gateway)', () => {
+describe('product events upserted by the gateway before the 202 and published enriched (PRODUCT_EVENTS_ENROLLED_BY=automation)', () => {
   let product: Product;
   beforeAll(async () => {
-    product = await startProduct({ env: { PRODUCT_EVENTS_UPSERTED_BY: 'gateway' } });
+    product = await startProduct({ env: { PRODUCT_EVENTS_UPSERTED_BY: 'gateway', PRODUCT_EVENTS_ENROLLED_BY: 'automation' } });
   }, 60_000);
   afterAll(() => product?.stop());
 
   const contactOf = async (key: string, email: string) =>
     ((await product.api(key, 'GET', `/contacts?q=${encodeURIComponent(email)}`)).body?.data as Array<Record<string, unknown>>)[0];
-  /** `fn` with a second gateway of this product, started with `env` on top of the product's. */
-  async function withAnotherGateway(
-    env: Record<string, string>,
-    fn: (postEvent: (key: string, body: unknown) => Promise<Response>, metrics: Registry) => Promise<void>,
-  ) {
-    const gateway = await startGatewayService(
-      loadGatewayConfig({ ...product.env, GATEWAY_PORT: '0', EVENTS_PORT: '0', GATEWAY_INTERNAL_PORT: '0', ...env }),
-      createLogger('gateway', { level: 'silent' }),
-    );
-    try {
-      await gateway.broker.ready();
-      const postEvent = (key: string, body: unknown) =>
-        fetch(`${gateway.eventsUrl}/v1/events`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-      await fn(postEvent, gateway.metrics);
-    } finally {
-      await gateway.stop();
-    }
-  }
-  const queueOutcomes = async () => ({
-    automationQueued: await settled(product.automation.metrics, QUEUES.contactsProductEvents.name),
-    automationEnriched: await settled(product.automation.metrics, QUEUES.automationContactEvents.name),
-    contactsQueued: await settled(product.contacts.metrics, QUEUES.contactsProductEvents.name),
-  });
+  const withAnotherGateway = (env: Record<string, string>, fn: AnotherGatewayTest) => withGatewayOf(product, env, fn);
+  const queueOutcomes = () => queueOutcomesOf(product);
 
   it('has the contact upserted when it answers 202, and the workflow bound to the trigger sends once', async () => {
     const { accountId, key } = await product.anAccountWithKey();
@@ -334,9 +345,7 @@ describe('product events upserted by the gateway before the 202 (PRODUCT_EVENTS_
   it("answers 503 with Retry-After, and publishes nothing, while contacts' database is not there", async () => {
     const { accountId, key } = await product.anAccountWithKey();
     await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
-    const missing = new URL(product.env.POSTGRES_URL!);
-    missing.pathname = `/${product.env.DB_PREFIX}nowhere_${randomBytes(3).toString('hex')}`;
-    await withAnotherGateway({ CONTACTS_DATABASE_URL: missing.toString() }, async (postEvent, metrics) => {
+    await withAnotherGateway({ CONTACTS_DATABASE_URL: missingDatabaseUrl(product) }, async (postEvent, metrics) => {
       const before = await queueOutcomes();
       const email = `early.${randomBytes(3).toString('hex')}@example.test`;
       const response = await postEvent(key, { event: 'signup', email });
@@ -349,5 +358,110 @@ describe('product events upserted by the gateway before the 202 (PRODUCT_EVENTS_
       expect(await contactOf(key, email)).toBeUndefined();
       expect(product.smtp.messagesTo(email)).toEqual([]);
     });
+  });
+});
+
+describe('product events enrolled by the gateway before the 202 (the default)', () => {
+  let product: Product;
+  beforeAll(async () => {
+    product = await startProduct();
+  }, 60_000);
+  afterAll(() => product?.stop());
+
+  const runsOf = async (accountId: number) =>
+    Number((await product.automation.pool.query<{ count: string }>('SELECT count(*) FROM workflow_runs WHERE account_id = $1', [accountId])).rows[0]?.count);
+  const enrichedPublished = async () =>
+    metricValue(await product.gateway.metrics.metrics(), 'mailer_messages_published_total', { type: productEventEnrichedV1.type, outcome: 'confirmed' }) ?? 0;
+
+  it('has the contact and its enrolment committed when it answers 202, with no broker message, and sends once', async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    const before = { queues: await queueOutcomesOf(product), published: await enrichedPublished() };
+    const email = `enrolled.${randomBytes(3).toString('hex')}@example.test`;
+    expect((await product.sendEvent(key, { event: 'signup', email })).status).toBe(202);
+    // No wait: the 202 came after the enrolment's commit.
+    expect(await runsOf(accountId)).toBe(1);
+    await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(product.smtp.messagesTo(email)).toHaveLength(1);
+    expect({ queues: await queueOutcomesOf(product), published: await enrichedPublished() }).toEqual(before);
+  });
+
+  it('enrols an event once when its enriched copy also comes through the queue', async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    const email = `copy.${randomBytes(3).toString('hex')}@example.test`;
+    const accepted = await product.sendEvent(key, { event: 'signup', email });
+    expect(accepted.status).toBe(202);
+    await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+    // The same event published enriched, as a gateway still on PRODUCT_EVENTS_ENROLLED_BY=automation would during an upgrade.
+    const data = accepted.body.data as { id: string; received_at: string };
+    const contact = ((await product.api(key, 'GET', `/contacts?q=${encodeURIComponent(email)}`)).body?.data as Array<{ id: number }>)[0]!;
+    const enriched = {
+      event_id: data.id,
+      account_id: accountId,
+      event: 'signup',
+      email,
+      properties: {},
+      received_at: data.received_at,
+      contact: { id: contact.id, email, first_name: null, last_name: null, subscribed: true, bounced: false, tags: [], custom_properties: {}, suppression: null },
+    };
+    const consumed = await settled(product.automation.metrics, QUEUES.automationContactEvents.name);
+    await product.gateway.broker.publish(productEventEnrichedV1, enriched, loneEnrichedEventOptions(enriched));
+    await waitFor(async () => ((await settled(product.automation.metrics, QUEUES.automationContactEvents.name)) > consumed ? true : undefined), {
+      what: 'the enriched copy consumed',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(product.smtp.messagesTo(email)).toHaveLength(1);
+    expect(await runsOf(accountId)).toBe(1);
+  });
+
+  it('sends the first email once with two automation instances woken by the same enrolment', async () => {
+    const second = await startAutomationService(loadAutomationConfig({ ...product.env, PORT: '0' }), createLogger('automation', { level: 'silent' }));
+    try {
+      await second.broker.ready();
+      const { accountId, key } = await product.anAccountWithKey();
+      await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+      const emails = Array.from({ length: 20 }, (_, n) => `woken${n}.${randomBytes(3).toString('hex')}@example.test`);
+      for (const email of emails) expect((await product.sendEvent(key, { event: 'signup', email })).status).toBe(202);
+      for (const email of emails) {
+        await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: `the welcome email to ${email}` });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(emails.map((email) => product.smtp.messagesTo(email).length)).toEqual(emails.map(() => 1));
+      const { rows } = await product.automation.pool.query<{ claimed_by: string }>(
+        'SELECT DISTINCT claimed_by FROM sends WHERE account_id = $1 AND state = $2',
+        [accountId, 'sent'],
+      );
+      // Both schedulers heard the enrolments; which one claims each email is a race, never both.
+      expect(rows.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("answers 503 with Retry-After while automation's database is not there, accepts events no workflow listens to, and a retry sends once", async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    await product.automation.triggerRouting.reconcile();
+    const email = `later.${randomBytes(3).toString('hex')}@example.test`;
+    await withGatewayOf(product, { AUTOMATION_DATABASE_URL: missingDatabaseUrl(product) }, async (postEvent, metrics) => {
+      const response = await postEvent(key, { event: 'signup', email });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toEqual({ error: expect.any(String) });
+      expect(metricValue(await metrics.metrics(), 'mailer_events_refused_total', { reason: 'dependency_unavailable' })).toBe(1);
+      // An event no enabled workflow triggers on needs nothing of automation.
+      expect((await postEvent(key, { event: 'page_view', email })).status).toBe(202);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(product.smtp.messagesTo(email)).toEqual([]);
+    expect(await runsOf(accountId)).toBe(0);
+
+    // The client's retry, once automation's database is there: enrolled and sent, once.
+    expect((await product.sendEvent(key, { event: 'signup', email })).status).toBe(202);
+    await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(product.smtp.messagesTo(email)).toHaveLength(1);
   });
 });

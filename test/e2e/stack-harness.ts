@@ -19,7 +19,7 @@ import { startGatewayService } from '../../services/gateway/src/gateway-service'
 import { createAccount } from '../../services/gateway/src/domain/create-account';
 import { createApiKey } from '../../services/gateway/src/domain/manage-api-keys';
 import { loadAutomationConfig } from '../../services/automation/src/config';
-import { startAutomationService } from '../../services/automation/src/automation-service';
+import { startAutomationService, type AutomationService } from '../../services/automation/src/automation-service';
 import { loadWebConfig } from '../../services/web/src/config';
 import { startWebService } from '../../services/web/src/web-service';
 import { loadWebhooksConfig } from '../../services/webhooks/src/config';
@@ -75,7 +75,7 @@ export async function startProduct(options: ProductOptions = {}) {
   });
   const contacts: ContactsService = await startContactsService(loadContactsConfig(shared), logger('contacts'));
   const campaigns = await startCampaignsService(loadCampaignsConfig(shared), logger('campaigns'));
-  const automation = await startAutomationService(loadAutomationConfig(shared), logger('automation'));
+  const automation: AutomationService = await startAutomationService(loadAutomationConfig(shared), logger('automation'));
   const gateway = await startGatewayService(
     loadGatewayConfig({
       ...shared,

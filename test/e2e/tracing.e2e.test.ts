@@ -63,13 +63,15 @@ describe('tracing: one event is one trace from the gateway to the SMTP send', ()
     const inTrace = exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
     const services = new Set(inTrace.map(serviceOf));
     expect([...services]).toEqual(expect.arrayContaining(['gateway', 'automation']));
-    // The hops the trace must cross: the event enriched by the gateway (its contact upserted with
-    // contacts' code before the 202: no received event queued), its enrolment in automation, the send.
+    // The hops the trace must cross: the event enrolled by the gateway (its contact upserted with
+    // contacts' code and enrolled with automation's before the 202: no event published), the send
+    // claimed by automation from the ledger row the enrolment wrote.
     const names = inTrace.map((span) => span.name);
-    expect(names).toEqual(expect.arrayContaining(['publish product_event.enriched.v1', 'process product_event.enriched.v1', 'smtp.send']));
+    expect(names).toEqual(expect.arrayContaining(['enrol product event', 'send step welcome', 'smtp.send']));
     expect(names).not.toContain('publish product_event.received.v1');
-    expect(serviceOf(inTrace.find((span) => span.name === 'process product_event.enriched.v1')!)).toBe('automation');
-    expect(serviceOf(inTrace.find((span) => span.name === 'publish product_event.enriched.v1')!)).toBe('gateway');
+    expect(names).not.toContain('publish product_event.enriched.v1');
+    expect(serviceOf(inTrace.find((span) => span.name === 'enrol product event')!)).toBe('gateway');
+    expect(serviceOf(inTrace.find((span) => span.name === 'send step welcome')!)).toBe('automation');
     expect(sent.attributes).toMatchObject({
       [SERVICE_ATTRIBUTE]: 'automation',
       // The Message-ID the inbox got, so a trace leads to the email and back.

@@ -1,9 +1,23 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, inboxPruner, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
+import {
+  Broker,
+  createMetricsRegistry,
+  createPool,
+  inboxPruner,
+  listen,
+  logStarted,
+  migrateDatabase,
+  stopInOrder,
+  TableChangesListener,
+  type Pool,
+  type Registry,
+  type WakeableLoop,
+} from '@mailer/shared';
 import { contactsDatabaseUrl, EventContacts } from '@mailer/contacts/event-contacts';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
-import { parseMailFrom, SmtpMailer } from './data-access/smtp-mailer';
+import { SmtpMailer } from './data-access/smtp-mailer';
+import { mailDomainOf, parseMailFrom } from './mail-from';
 import { SmtpProbe } from './domain/sending/smtp-probe';
 import { EmailRenderer } from './domain/rendering/render-email';
 import { RENDER_LIMITS } from './domain/rendering/liquid-engine';
@@ -20,8 +34,10 @@ import { consumeCampaignCommands } from './entry-points/message-queue/campaign-c
 import { CampaignProgressReporter } from './entry-points/workers/campaign-progress-reporter';
 import { CampaignSender } from './entry-points/workers/campaign-sender';
 import { SendScheduler } from './entry-points/workers/send-scheduler';
-import { createTriggerRouting } from './domain/routing/trigger-routing';
+import { createTriggerRouting, type TriggerRouting } from './domain/routing/trigger-routing';
+import type { WorkflowWrites } from './domain/workflows/workflow-writes';
 import { connectTriggerRoutesRecord } from './data-access/trigger-routes-record';
+import { SENDS_DUE_CHANNEL } from './data-access/enrolment.repository';
 
 /** The safety net behind the other trigger-routing reconciles (a NOTIFY lost with its connection). */
 const TRIGGER_ROUTING_CHECK_MS = 60_000;
@@ -49,7 +65,22 @@ function contactsDatabaseFor(config: AutomationConfig): string | undefined {
 }
 
 /** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
-export async function startAutomationService(config: AutomationConfig, logger: Logger) {
+/** A running automation service, as its composition root returns it (tests and tools name it). */
+export interface AutomationService {
+  url: string;
+  pool: Pool;
+  broker: Broker;
+  /** Prunes the inbox now and then; `wake()` runs it at once. */
+  inbox: WakeableLoop;
+  scheduler: SendScheduler;
+  metrics: Registry;
+  triggerRouting: TriggerRouting;
+  /** What a test or tool writes workflows with, as the service's own routes do. */
+  workflowWrites: WorkflowWrites;
+  stop: () => Promise<void>;
+}
+
+export async function startAutomationService(config: AutomationConfig, logger: Logger): Promise<AutomationService> {
   const databaseUrl = automationDatabaseUrl(config);
   // One registry per instance: tests run several instances in one process.
   const metrics = createMetricsRegistry('automation');
@@ -71,7 +102,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     mailer: timedMailer(mailer, metrics),
     renderer: new EmailRenderer({ ...RENDER_LIMITS, renderMs: config.RENDER_TIMEOUT_MS }),
     logger,
-    mailDomain: from.address.split('@')[1] ?? 'mailer.local',
+    mailDomain: mailDomainOf(config.MAIL_FROM),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     unsubscribeSecret: secret,
     maxAttempts: config.SEND_MAX_ATTEMPTS,
@@ -128,6 +159,15 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
   inbox.start();
   scheduler.start();
+  // Enrolments made in the gateway's process leave their first email pending and notify: claimed at once.
+  const sendsDue = new TableChangesListener({
+    databaseUrl,
+    channel: SENDS_DUE_CHANNEL,
+    applicationName: 'mailer-automation-sends-due',
+    logger,
+    onChange: () => scheduler.wake(),
+  });
+  await sendsDue.start();
   campaignSender.start();
   progress.start();
   const server = await listen(
@@ -158,17 +198,16 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     url: server.url,
     pool,
     broker,
-    /** Prunes the inbox now and then; `wake()` runs it at once. */
     inbox,
     scheduler,
     metrics,
     triggerRouting,
-    /** What a test or tool writes workflows with, as the service's own routes do. */
     workflowWrites: { pool, renderer: ctx.renderer, routes: triggerRouting },
     stop: () =>
       stopInOrder([
         () => server.close(),
         () => triggerRouting.stop(),
+        () => sendsDue.stop(),
         async () => redis.disconnect(),
         () => scheduler.stop(),
         () => campaignSender.stop(),

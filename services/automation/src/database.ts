@@ -4,7 +4,7 @@ import type { AutomationDatabaseConfig } from './config';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
-export const automationDatabaseUrl = (config: AutomationDatabaseConfig) =>
+export const automationDatabaseUrl = (config: Pick<AutomationDatabaseConfig, 'DATABASE_URL' | 'POSTGRES_URL' | 'DB_PREFIX'>) =>
   serviceDatabaseUrl({
     service: 'automation',
     databaseUrl: config.DATABASE_URL,

@@ -1,4 +1,5 @@
-import { classifySmtpError, parseMailFrom } from '../src/data-access/smtp-mailer';
+import { classifySmtpError } from '../src/data-access/smtp-mailer';
+import { parseMailFrom } from '../src/mail-from';
 import { nextEmailStep } from '../src/domain/enrolment/next-email-step';
 import { stepMessageId } from '../src/domain/sending/message-id';
 import { signUnsubscribeToken, unsubscribeSecret, verifyUnsubscribeToken } from '../src/domain/unsubscribe/unsubscribe-token';

@@ -11,6 +11,11 @@ export { PRODUCT_EVENT_CONTRACTS, type EnrichedEvent, type ProductEventMessage }
 export interface EventContactsOptions extends ContactsDatabaseOptions {
   /** Puts the event of a batch that failed on its own back in the queue, alone; publishes the accepted events enriched. */
   broker: Broker;
+  /**
+   * What an accepted event is handed to once its contact is committed, instead of its enriched
+   * publish: the gateway's in-process enrolment (docs/decisions.md, "Session 42").
+   */
+  deliverAccepted?: ((enriched: EnrichedEvent) => Promise<void>) | undefined;
 }
 
 /**
@@ -31,15 +36,16 @@ export class EventContacts {
   private constructor(
     private readonly pool: Pool,
     private readonly broker: Broker,
+    deliverAccepted: ((enriched: EnrichedEvent) => Promise<void>) | undefined,
   ) {
-    this.publish = (enriched) => publishEnrichedEvent(broker, enriched);
+    this.publish = deliverAccepted ?? ((enriched) => publishEnrichedEvent(broker, enriched));
   }
 
   static connect(options: EventContactsOptions): EventContacts {
     // Its statements are the events' batches, which Postgres would otherwise plan again at each run
     // (a custom plan each time: 2.7x the database's time per event, measured).
     const pool = createPool(options.databaseUrl, options.logger, { max: options.poolSize, genericPlans: true });
-    return new EventContacts(pool, options.broker);
+    return new EventContacts(pool, options.broker, options.deliverAccepted);
   }
 
   /** Upserts the contacts of one message's events; resolves once each enriched event was delivered (or put back alone). */

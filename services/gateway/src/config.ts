@@ -36,6 +36,17 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
    * default: `${DB_PREFIX}contacts` on POSTGRES_URL, where contacts makes it.
    */
   CONTACTS_DATABASE_URL: envFields.postgresUrl.optional(),
+  /**
+   * `gateway`: an event that may trigger a workflow is enrolled here, with automation's code on
+   * automation's database, right after its contact's commit and before its 202 (no broker message
+   * on the way to the email); `automation`: it is published enriched and automation enrols it.
+   * Only where the gateway upserts the contacts (`PRODUCT_EVENTS_UPSERTED_BY=gateway`).
+   */
+  PRODUCT_EVENTS_ENROLLED_BY: z.enum(['gateway', 'automation']).default('gateway'),
+  /** Automation's database, for the events' enrolments; default: `${DB_PREFIX}automation` on POSTGRES_URL, where automation makes it. */
+  AUTOMATION_DATABASE_URL: envFields.postgresUrl.optional(),
+  /** Automation's sender (give the gateway the same): its domain ends the Message-ID an enrolment writes. */
+  MAIL_FROM: z.string().trim().min(3).default('Mailer <no-reply@mailer.local>'),
   CAMPAIGNS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3020'),
   AUTOMATION_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3040'),
   /** Only for the API document's `webhooks` (the event payloads); nothing is proxied to it. */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { Broker, createMetricsRegistry, createPool, createRedis, emailDomainValidatorFor, listen, logStarted, migrateDatabase, stopInOrder, triggerRoutesSetKey } from '@mailer/shared';
 import type { GatewayConfig } from './config';
 
+import { automationDatabaseUrl, EventEnrolments } from '@mailer/automation/event-enrolments';
 import { EventContacts } from '@mailer/contacts/event-contacts';
 import { ContactCreates } from '@mailer/contacts/public-creates';
 import { ContactReads, contactsDatabaseUrl } from '@mailer/contacts/public-reads';
@@ -35,6 +36,8 @@ const CONTACT_READS_CONNECTIONS = 10;
  * case is one statement shared by the events in flight, the rest a short transaction each.
  */
 const EVENT_CONTACTS_CONNECTIONS = 10;
+/** Connections to automation's database for the events' enrolments: one statement per event a workflow listens to. */
+const EVENT_ENROLMENTS_CONNECTIONS = 10;
 /** Connections to contacts' database for its creates: the creates in flight share one statement. */
 const CONTACT_CREATES_CONNECTIONS = 5;
 
@@ -98,8 +101,24 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
   const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'gateway', metrics });
   // With proxy reads the gateway keeps off contacts' database: the events are queued, and automation,
   // which consumes the queue under `gateway` too, upserts them.
+  // Automation creates and migrates this database; until it has, an event a workflow listens to is a 503.
+  const eventEnrolments =
+    writesContacts && config.PRODUCT_EVENTS_ENROLLED_BY === 'gateway'
+      ? EventEnrolments.connect({
+          databaseUrl: automationDatabaseUrl({ DATABASE_URL: config.AUTOMATION_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX }),
+          poolSize: EVENT_ENROLMENTS_CONNECTIONS,
+          logger,
+          mailFrom: config.MAIL_FROM,
+        })
+      : undefined;
   const eventContacts = writesContacts
-    ? EventContacts.connect({ databaseUrl: contactsDatabase, poolSize: EVENT_CONTACTS_CONNECTIONS, logger, broker })
+    ? EventContacts.connect({
+        databaseUrl: contactsDatabase,
+        poolSize: EVENT_CONTACTS_CONNECTIONS,
+        logger,
+        broker,
+        deliverAccepted: eventEnrolments && ((enriched) => eventEnrolments.enrol(enriched)),
+      })
     : undefined;
   const triggerRoutes = new TriggerRoutes(redis, triggerRoutesSetKey({ amqpUrl: config.AMQP_URL, namespace: config.BROKER_NAMESPACE }));
   const eventIngest = new EventIngest(
@@ -197,7 +216,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
         () => Promise.all([...Object.values(upstreams).map((proxy) => proxy.close()), appProxy.close()]),
         async () => limiter.stop(),
         () => broker.close(),
-        () => Promise.all([pool.end(), contactReads?.close(), contactCreates?.close(), eventContacts?.close()]),
+        () => Promise.all([pool.end(), contactReads?.close(), contactCreates?.close(), eventContacts?.close(), eventEnrolments?.close()]),
         async () => redis.disconnect(),
       ]),
   };

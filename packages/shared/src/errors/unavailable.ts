@@ -34,3 +34,18 @@ export function isDependencyUnavailable(error: unknown): boolean {
     /MaxRetriesPerRequestError|max retries per request/i.test(message)
   );
 }
+
+/** Postgres: the database or a table does not exist yet (its service has not created or migrated it). */
+const NOT_MIGRATED = new Set(['3D000', '42P01']);
+
+/**
+ * For a service's code that another service hosts (the gateway's reads and enrolments, automation's
+ * upsert of event contacts): before the owner has made its database, what that code needs is not
+ * there yet, which passes once the owner starts; it is answered as an outage (503, a message
+ * retried in place), as the owning service itself would be unavailable. Any other error is returned as it is.
+ */
+export function notMigratedAsNotReady(error: unknown, owner: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !NOT_MIGRATED.has(code)) return error;
+  return new DependencyNotReadyError(`${owner}'s database is not created or migrated yet`, { cause: error });
+}

@@ -3,6 +3,12 @@ import { findContact, PROJECTED_COLUMNS, type ProjectedContact } from './contact
 import { triggeredFingerprintSql } from './workflows.repository';
 import type { ClaimedSend } from './sends.repository';
 
+/**
+ * The channel an enrolment notifies when it leaves a first email due now unclaimed (an enrolment
+ * made in the gateway's process): each automation instance LISTENs and claims it.
+ */
+export const SENDS_DUE_CHANNEL = 'automation_sends_due';
+
 /** A workflow the event matched, and how its first email step is written. */
 export interface MatchedWorkflow {
   workflowId: number;
@@ -120,7 +126,10 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
          FROM runs JOIN matched m ON m.workflow_id = runs.workflow_id
         WHERE m.step_id IS NOT NULL
        ON CONFLICT ON CONSTRAINT sends_once_key DO NOTHING
-       RETURNING id, run_id, workflow_id, step_id, step_index, message_id, attempts, state, trace_context),
+       RETURNING id, run_id, workflow_id, step_id, step_index, message_id, attempts, state, trace_context, due_at <= now() AS due_now),
+     woken AS (
+       -- A first email due now that no instance claimed: every scheduler hears it at commit.
+       SELECT pg_notify('${SENDS_DUE_CHANNEL}', '') FROM steps WHERE state = 'pending' AND due_now LIMIT 1),
      logged AS (
        INSERT INTO delivery_log (account_id, contact_id, email, workflow_id, event_id, outcome, reason)
        SELECT $2, $3, $4, m.workflow_id, $12,
@@ -135,7 +144,8 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
             EXISTS (SELECT 1 FROM inbox) AS fresh,
             (SELECT row_to_json(projected) FROM projected LIMIT 1) AS contact,
             (SELECT array_agg(workflow_id) FROM runs) AS enrolled,
-            (SELECT json_agg(steps) FROM steps WHERE state = 'claimed') AS claimed`,
+            (SELECT json_agg(steps) FROM steps WHERE state = 'claimed') AS claimed,
+            (SELECT count(*) FROM woken) AS woken`,
     values: [
       input.messageId,
       input.accountId,

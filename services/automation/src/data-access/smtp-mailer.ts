@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { composeMimeMessage, type MimeMessageFields } from './mime-message';
+import type { MailFrom } from '../mail-from';
 import { SmtpConnectionPool } from './smtp-connection-pool';
 
 /** A message to send: its fields, the sender only when not the configured one (a campaign's). */
@@ -47,17 +48,10 @@ export function classifySmtpError(error: unknown): SmtpFailure {
 
 export interface MailerOptions {
   url: string;
-  from: { name?: string | undefined; address: string };
+  from: MailFrom;
   poolSize: number;
   ratePerSecond: number;
   timeoutMs: number;
-}
-
-/** Parses `Name <address>` or `address`. */
-export function parseMailFrom(value: string): MailerOptions['from'] {
-  const match = /^\s*(.*?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value);
-  if (match) return { name: match[1]?.replace(/^"|"$/g, '') || undefined, address: match[2]! };
-  return { address: value.trim() };
 }
 
 /**

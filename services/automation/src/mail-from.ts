@@ -1,0 +1,15 @@
+/** The sender of workflow emails (MAIL_FROM), as nodemailer takes it. */
+export interface MailFrom {
+  name?: string | undefined;
+  address: string;
+}
+
+/** Parses `Name <address>` or `address`. */
+export function parseMailFrom(value: string): MailFrom {
+  const match = /^\s*(.*?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(value);
+  if (match) return { name: match[1]?.replace(/^"|"$/g, '') || undefined, address: match[2]! };
+  return { address: value.trim() };
+}
+
+/** The domain of a MAIL_FROM value, which ends every Message-ID this sender writes. */
+export const mailDomainOf = (mailFrom: string): string => parseMailFrom(mailFrom).address.split('@')[1] ?? 'mailer.local';
