@@ -24,21 +24,22 @@ export interface EventContactsOptions extends ContactsDatabaseOptions {
  * and outbox facts, then the enriched event delivered. Two hosts (docs/decisions.md, "Session 38"
  * and "Session 39"): automation, consuming `contacts.product-events` and enrolling the enriched
  * event without a second broker hop (`upsert`); the gateway, upserting an event before its 202 and
- * publishing the enriched event for the workflows bound to its trigger (`accept`). The code, the
+ * enrolling it with automation's code ("Session 42") or publishing it enriched for the workflows
+ * bound to its trigger (`accept`). The code, the
  * statements and the database are contacts' own; contacts keeps owning and migrating its tables,
  * and its relay publishes the facts these writes leave in its outbox. Before contacts has made its
  * database, an upsert fails as a dependency not ready (a message is retried in place, a request is a 503).
  */
 export class EventContacts {
-  /** What publishes an accepted event enriched: made once, not per request. */
-  private readonly publish: (enriched: EnrichedEvent) => Promise<void>;
+  /** Where an accepted event goes enriched (published, or the host's `deliverAccepted`): made once, not per request. */
+  private readonly deliverAccepted: (enriched: EnrichedEvent) => Promise<void>;
 
   private constructor(
     private readonly pool: Pool,
     private readonly broker: Broker,
     deliverAccepted: ((enriched: EnrichedEvent) => Promise<void>) | undefined,
   ) {
-    this.publish = deliverAccepted ?? ((enriched) => publishEnrichedEvent(broker, enriched));
+    this.deliverAccepted = deliverAccepted ?? ((enriched) => publishEnrichedEvent(broker, enriched));
   }
 
   static connect(options: EventContactsOptions): EventContacts {
@@ -55,15 +56,16 @@ export class EventContacts {
 
   /**
    * Upserts the contact of one event being accepted and, when `mayTrigger` says a workflow may
-   * listen, publishes the event enriched, routed by its trigger: resolves once the contact is
-   * committed and the broker confirmed the enriched message (which no queue takes when no enabled
-   * workflow triggers on the event). `mayTrigger` must not reject; its answer is awaited only
+   * listen, delivers the event enriched: to `deliverAccepted` (the gateway's enrolment), or
+   * published, routed by its trigger. Resolves once the contact is committed and the delivery is
+   * done (the enrolment's commit, or the broker's confirm of a message no queue takes when no
+   * enabled workflow triggers on the event). `mayTrigger` must not reject; its answer is awaited only
    * after the commit, so whatever looks it up runs beside the statement. The events of the
    * requests in flight share their statement and their messages.
    */
   accept(event: ProductEvent, mayTrigger: Promise<boolean>): Promise<void> {
     const deliver = async (enriched: EnrichedEvent) => {
-      if (await mayTrigger) await this.publish(enriched);
+      if (await mayTrigger) await this.deliverAccepted(enriched);
     };
     return upsertAcceptedEvent({ pool: this.pool, deliver }, event);
   }

@@ -99,18 +99,19 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     : undefined;
   // Connects in the background: until it does (and whenever it is down) events are a 503, the rest is served.
   const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'gateway', metrics });
-  // With proxy reads the gateway keeps off contacts' database: the events are queued, and automation,
-  // which consumes the queue under `gateway` too, upserts them.
   // Automation creates and migrates this database; until it has, an event a workflow listens to is a 503.
+  const automationDatabase = automationDatabaseUrl({ DATABASE_URL: config.AUTOMATION_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
   const eventEnrolments =
     writesContacts && config.PRODUCT_EVENTS_ENROLLED_BY === 'gateway'
       ? EventEnrolments.connect({
-          databaseUrl: automationDatabaseUrl({ DATABASE_URL: config.AUTOMATION_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX }),
+          databaseUrl: automationDatabase,
           poolSize: EVENT_ENROLMENTS_CONNECTIONS,
           logger,
           mailFrom: config.MAIL_FROM,
         })
       : undefined;
+  // With proxy reads the gateway keeps off contacts' database: the events are queued, and automation,
+  // which consumes the queue under `gateway` too, upserts them.
   const eventContacts = writesContacts
     ? EventContacts.connect({
         databaseUrl: contactsDatabase,
@@ -197,6 +198,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     redis: config.REDIS_URL,
     contacts: config.CONTACTS_SERVICE_URL,
     'contacts database': contactReads ? contactsDatabase : undefined,
+    'automation database (enrolments)': eventEnrolments ? automationDatabase : undefined,
     campaigns: config.CAMPAIGNS_SERVICE_URL,
     rabbitmq: config.AMQP_URL,
     automation: config.AUTOMATION_SERVICE_URL,
