@@ -17,7 +17,7 @@ import { contactsDatabaseUrl, EventContacts } from '@mailer/contacts/event-conta
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { SmtpMailer } from './data-access/smtp-mailer';
-import { mailDomainOf, parseMailFrom } from './mail-from';
+import { parseMailFrom, senderDomain } from './mail-from';
 import { SmtpProbe } from './domain/sending/smtp-probe';
 import { EmailRenderer } from './domain/rendering/render-email';
 import { RENDER_LIMITS } from './domain/rendering/liquid-engine';
@@ -64,7 +64,6 @@ function contactsDatabaseFor(config: AutomationConfig): string | undefined {
   return contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
 }
 
-/** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
 /** A running automation service, as its composition root returns it (tests and tools name it). */
 export interface AutomationService {
   url: string;
@@ -80,6 +79,7 @@ export interface AutomationService {
   stop: () => Promise<void>;
 }
 
+/** Composition root: migrate, connect, consume, schedule, serve. Returns the address and a graceful stop. */
 export async function startAutomationService(config: AutomationConfig, logger: Logger): Promise<AutomationService> {
   const databaseUrl = automationDatabaseUrl(config);
   // One registry per instance: tests run several instances in one process.
@@ -102,7 +102,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     mailer: timedMailer(mailer, metrics),
     renderer: new EmailRenderer({ ...RENDER_LIMITS, renderMs: config.RENDER_TIMEOUT_MS }),
     logger,
-    mailDomain: mailDomainOf(config.MAIL_FROM),
+    mailDomain: senderDomain(from),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     unsubscribeSecret: secret,
     maxAttempts: config.SEND_MAX_ATTEMPTS,

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { createPool, enrichedEventMessageId, notMigratedAsNotReady, SERVICE_ATTRIBUTE, withSpan, type Pool } from '@mailer/shared';
-import { handleProductEvent, type EnrichedEvent, type EnrolmentOptions } from './domain/enrolment/handle-product-event';
+import { createPool, notMigratedAsNotReady, SERVICE_ATTRIBUTE, withSpan, type Pool } from '@mailer/shared';
+import { enrolIfTriggered, type EnrichedEvent, type EnrolmentOptions } from './domain/enrolment/handle-product-event';
 import { TriggeredWorkflowsCache } from './domain/enrolment/triggered-workflows-cache';
-import { mailDomainOf } from './mail-from';
+import { parseMailFrom, senderDomain } from './mail-from';
 
 /** Where automation's database is (automation creates and migrates it); the host of the enrolments connects to it. */
 export { automationDatabaseUrl } from './database';
@@ -28,20 +28,18 @@ export interface EventEnrolmentsOptions {
  * enrolment fails as a dependency not ready (the request is a 503).
  */
 export class EventEnrolments {
-  private readonly workflows: TriggeredWorkflowsCache;
   private readonly options: EnrolmentOptions;
 
   private constructor(
     private readonly pool: Pool,
     mailDomain: string,
   ) {
-    this.workflows = new TriggeredWorkflowsCache(pool);
-    // No instance claims here: the statement leaves the first step pending and notifies the schedulers.
-    this.options = { mailDomain, claimNow: () => undefined, leaseMs: 0, workflows: this.workflows };
+    // No instance claims here (so no lease): the statement leaves the first step pending and notifies the schedulers.
+    this.options = { mailDomain, claimNow: () => undefined, leaseMs: 0, workflows: new TriggeredWorkflowsCache(pool) };
   }
 
   static connect(options: EventEnrolmentsOptions): EventEnrolments {
-    return new EventEnrolments(createPool(options.databaseUrl, options.logger, { max: options.poolSize }), mailDomainOf(options.mailFrom));
+    return new EventEnrolments(createPool(options.databaseUrl, options.logger, { max: options.poolSize }), senderDomain(parseMailFrom(options.mailFrom)));
   }
 
   /**
@@ -53,8 +51,7 @@ export class EventEnrolments {
     const attributes = { [SERVICE_ATTRIBUTE]: 'gateway', 'mailer.account_id': event.account_id, 'mailer.event_id': event.event_id };
     return withSpan('enrol product event', attributes, async () => {
       try {
-        if (!(await this.workflows.triggersAny(event.account_id, event.event))) return;
-        await handleProductEvent(this.pool, enrichedEventMessageId(event), event, this.options);
+        await enrolIfTriggered(this.pool, event, this.options);
       } catch (error) {
         throw notMigratedAsNotReady(error, 'automation');
       }

@@ -11,5 +11,5 @@ export function parseMailFrom(value: string): MailFrom {
   return { address: value.trim() };
 }
 
-/** The domain of a MAIL_FROM value, which ends every Message-ID this sender writes. */
-export const mailDomainOf = (mailFrom: string): string => parseMailFrom(mailFrom).address.split('@')[1] ?? 'mailer.local';
+/** The sender's domain, which ends every Message-ID it writes. */
+export const senderDomain = (from: MailFrom): string => from.address.split('@')[1] ?? 'mailer.local';

@@ -145,6 +145,7 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
             (SELECT row_to_json(projected) FROM projected LIMIT 1) AS contact,
             (SELECT array_agg(workflow_id) FROM runs) AS enrolled,
             (SELECT json_agg(steps) FROM steps WHERE state = 'claimed') AS claimed,
+            -- Read so that the notifying CTE runs (a plain SELECT in WITH runs only when referenced).
             (SELECT count(*) FROM woken) AS woken`,
     values: [
       input.messageId,

@@ -1,5 +1,4 @@
 import {
-  enrichedEventMessageId,
   productEventEnrichedV1,
   productEventsEnrichedV1,
   QUEUES,
@@ -9,7 +8,7 @@ import {
 } from '@mailer/shared';
 import { PRODUCT_EVENT_CONTRACTS, type EventContacts } from '@mailer/contacts/event-contacts';
 import { crashPoint } from '../../crash-point';
-import { handleProductEvent, type EnrichedEvent, type EnrolmentOptions, type EnrolmentOutcome } from '../../domain/enrolment/handle-product-event';
+import { enrolIfTriggered, handleProductEvent, type EnrichedEvent, type EnrolmentOptions, type EnrolmentOutcome } from '../../domain/enrolment/handle-product-event';
 import { handleProductEvents } from '../../domain/enrolment/handle-product-events';
 import { TriggeredWorkflowsCache } from '../../domain/enrolment/triggered-workflows-cache';
 import type { SendScheduler } from '../workers/send-scheduler';
@@ -72,8 +71,8 @@ export function consumeProductEvents(broker: Broker, deps: ProductEventsDeps): v
   const enrol = async (event: EnrichedEvent) => {
     // Test-only: the contact is committed in contacts' database, the enrolment is not.
     crashPoint('after_upsert');
-    if (!(await workflows.triggersAny(event.account_id, event.event))) return;
-    enrolled(await handleProductEvent(deps.pool, enrichedEventMessageId(event), event, options));
+    const outcome = await enrolIfTriggered(deps.pool, event, options);
+    if (outcome) enrolled(outcome);
   };
   broker.consume({
     queue: QUEUES.contactsProductEvents.name,
