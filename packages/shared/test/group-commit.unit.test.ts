@@ -6,12 +6,21 @@ const deferred = () => {
   return { done, release };
 };
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('GroupCommit', () => {
   it('writes a lone item at once', async () => {
     const writes: number[][] = [];
     const commit = new GroupCommit<number>(async (items) => void writes.push(items));
     await commit.add(1);
     expect(writes).toEqual([[1]]);
+  });
+
+  it('puts the items added in one turn into one write', async () => {
+    const writes: number[][] = [];
+    const commit = new GroupCommit<number>(async (items) => void writes.push(items));
+    await Promise.all([commit.add(1), commit.add(2), commit.add(3)]);
+    expect(writes).toEqual([[1, 2, 3]]);
   });
 
   it('puts the items that arrive during a write into the next one', async () => {
@@ -21,10 +30,31 @@ describe('GroupCommit', () => {
       writes.push(items);
       if (writes.length === 1) await first.done;
     });
-    const added = [commit.add(1), commit.add(2), commit.add(3), commit.add(4)];
+    const added = [commit.add(1)];
+    await nextTurn();
+    added.push(commit.add(2), commit.add(3), commit.add(4));
     first.release();
     await Promise.all(added);
     expect(writes).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it("lets a write's callers answer before the next write leaves", async () => {
+    const events: string[] = [];
+    const first = deferred();
+    const commit = new GroupCommit<number>(async (items) => {
+      events.push(`write ${items.join(',')}`);
+      if (items.includes(1)) await first.done;
+    });
+    const answered = commit.add(1).then(async () => {
+      // An answer takes a few steps of its own (its handler's awaits) before it is sent.
+      for (let step = 0; step < 5; step++) await Promise.resolve();
+      events.push('answered 1');
+    });
+    await nextTurn();
+    const second = commit.add(2);
+    first.release();
+    await Promise.all([answered, second]);
+    expect(events).toEqual(['write 1', 'answered 1', 'write 2']);
   });
 
   it("answers each caller with its own item's result", async () => {
@@ -49,7 +79,7 @@ describe('GroupCommit', () => {
     const added = [1, 2, 3, 4, 5].map((item) => commit.add(item));
     first.release();
     await Promise.all(added);
-    expect(writes).toEqual([[1], [2, 3], [4, 5]]);
+    expect(writes).toEqual([[1, 2], [3, 4], [5]]);
   });
 
   it('fails every item of a failed write and goes on with the next', async () => {
@@ -61,6 +91,7 @@ describe('GroupCommit', () => {
       if (items.includes('bad')) throw new Error('write failed');
     });
     const lone = commit.add('ok-1');
+    await nextTurn();
     const failing = [commit.add('bad'), commit.add('ok-2')];
     first.release();
     await expect(lone).resolves.toBeUndefined();

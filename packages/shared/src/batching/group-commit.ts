@@ -5,11 +5,17 @@ interface Waiting<T, R> {
 }
 
 /**
- * Group commit: callers add one item each and wait; items that arrive while a write is in flight
- * go together into the next one (a statement, a broker message). Under load a hundred handlers cost
- * a few writes instead of a hundred; alone, an item is written at once (no timer, no added latency). A failed
- * write fails every item in it, so each caller's message is retried as if it had been written alone.
- * `write` may answer each item (its results in the items' order), which `add` resolves with.
+ * Group commit: callers add one item each and wait; items added in the same turn of the event loop,
+ * or while a write is in flight, go together into the next write (a statement, a broker message).
+ * Under load a hundred handlers cost a few writes instead of a hundred; alone, an item is written
+ * in the same turn (no timer). A failed write fails every item in it, so each caller's message is
+ * retried as if it had been written alone. `write` may answer each item (its results in the items'
+ * order), which `add` resolves with.
+ *
+ * Each write leaves at the end of its turn (`setImmediate`), after the callers resolved by the
+ * previous write have sent their answers: on a small machine the server a write wakes often runs on
+ * this process's core at once, and a write sent first would hold those answers back behind the
+ * whole statement (docs/performance.md, "Session 43").
  */
 export class GroupCommit<T, R = void> {
   private waiting: Array<Waiting<T, R>> = [];
@@ -31,6 +37,7 @@ export class GroupCommit<T, R = void> {
   private async drain(): Promise<void> {
     this.writing = true;
     while (this.waiting.length > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
       const batch = this.waiting.splice(0, this.maxItems);
       try {
         const results = await this.write(batch.map((entry) => entry.item));
