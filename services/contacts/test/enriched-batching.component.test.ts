@@ -31,10 +31,12 @@ describe('enriched product events published together', () => {
     const account = newAccountId();
     const signups = Array.from({ length: 6 }, (_, index) => enriched(account, 'signup', index + 1));
     const views = Array.from({ length: 4 }, (_, index) => enriched(account, 'page_view', index + 10));
-    // All handed over in one turn: the first is published at once, the rest wait for its confirm.
-    // The second delivery of one event, handled at the same time, travels once.
+    // The first is published alone at the end of its turn; the rest, handed over in the next turn,
+    // wait for its confirm. The second delivery of one event, handled at the same time, travels once.
     const all = [...signups, ...views, signups[3]!];
-    await Promise.all(all.map((event) => publishEnrichedEvent(service.broker, event)));
+    const first = publishEnrichedEvent(service.broker, all[0]!);
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([first, ...all.slice(1).map((event) => publishEnrichedEvent(service.broker, event))]);
     const ids = new Set<string>(all.map((event) => event.event_id));
     const mine = () => probe.seen.filter((message) => message.payload.account_id === account || (message.payload.events as Array<{ account_id: number }> | undefined)?.[0]?.account_id === account);
     await waitFor(() => (probe.enrichedEvents().filter((copy) => ids.has(copy.payload.event_id as string)).length === 10 ? true : undefined), { what: 'ten enriched events' });
