@@ -30,7 +30,7 @@ async function alone<T, R>(write: (items: T[]) => Promise<Array<R | undefined>>,
 
 /**
  * Group commit for a statement over many items, one per pool (see `GroupCommit`: no timer, a lone
- * item is written at once): every caller with the same pool shares its statements. `write` answers
+ * item is written at the end of its turn): every caller with the same pool shares its statements. `write` answers
  * each item in order, in one statement that writes all or nothing; `keysOf` names what two items of
  * one statement must not share (a message, an address).
  */
