@@ -1,3 +1,5 @@
+import { setImmediate as endOfTurn } from 'node:timers/promises';
+
 interface Waiting<T, R> {
   item: T;
   resolve: (result: R) => void;
@@ -37,7 +39,7 @@ export class GroupCommit<T, R = void> {
   private async drain(): Promise<void> {
     this.writing = true;
     while (this.waiting.length > 0) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await endOfTurn();
       const batch = this.waiting.splice(0, this.maxItems);
       try {
         const results = await this.write(batch.map((entry) => entry.item));
