@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { GroupCommit } from '@mailer/shared';
 
 const deferred = () => {
@@ -5,8 +6,6 @@ const deferred = () => {
   const done = new Promise<void>((resolve) => (release = resolve));
   return { done, release };
 };
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('GroupCommit', () => {
   it('writes a lone item at once', async () => {

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { triggerRoutingKey } from '@mailer/shared';
 import { waitFor } from '@mailer/shared/testing';
@@ -35,7 +36,7 @@ describe('enriched product events published together', () => {
     // wait for its confirm. The second delivery of one event, handled at the same time, travels once.
     const all = [...signups, ...views, signups[3]!];
     const first = publishEnrichedEvent(service.broker, all[0]!);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     await Promise.all([first, ...all.slice(1).map((event) => publishEnrichedEvent(service.broker, event))]);
     const ids = new Set<string>(all.map((event) => event.event_id));
     const mine = () => probe.seen.filter((message) => message.payload.account_id === account || (message.payload.events as Array<{ account_id: number }> | undefined)?.[0]?.account_id === account);

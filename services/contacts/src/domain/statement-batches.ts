@@ -30,9 +30,9 @@ async function alone<T, R>(write: (items: T[]) => Promise<Array<R | undefined>>,
 
 /**
  * Group commit for a statement over many items, one per pool (see `GroupCommit`: no timer, a lone
- * item is written at the end of its turn): every caller with the same pool shares its statements. `write` answers
- * each item in order, in one statement that writes all or nothing; `keysOf` names what two items of
- * one statement must not share (a message, an address).
+ * item is written at the end of its turn): every caller with the same pool shares its statements.
+ * `write` answers each item in order, in one statement that writes all or nothing; `keysOf` names
+ * what two items of one statement must not share (a message, an address).
  */
 export function statementBatchesPerPool<T, R>(
   write: (pool: Pool, items: T[]) => Promise<Array<R | undefined>>,

@@ -93,8 +93,9 @@ export type SendOutcomeWriter = GroupCommit<TracedSendOutcomeRecord, boolean>;
 
 /**
  * A group commit of outcomes: those finished while a write is in flight go together into the next
- * statement, a lone one is written at the end of its turn. At a thousand emails a second one statement each was a
- * quarter of automation's time, most of it the socket write (docs/performance.md).
+ * statement, a lone one is written at the end of its turn. At a thousand emails a second one
+ * statement each was a quarter of automation's time, most of it the socket write
+ * (docs/performance.md).
  */
 export const sendOutcomeWriter = (pool: Pool): SendOutcomeWriter =>
   new GroupCommit((records) => recordSendOutcomes(pool, records), OUTCOMES_PER_STATEMENT);
