@@ -126,8 +126,10 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   redis.on('ready', () => {
     if (broker.isConnected()) triggerRouting.reconcileSoon('redis connected');
   });
-  await triggerRouting.follow({
-    changes: { databaseUrl, channel: 'workflow_triggers_changed', applicationName: 'mailer-automation-listen' },
+  // One listening connection for every channel: a NOTIFY wakes each listening backend of the database.
+  const tableChanges = new TableChangesListener({ databaseUrl, applicationName: 'mailer-automation-listen', logger });
+  triggerRouting.follow({
+    changes: { listener: tableChanges, channel: 'workflow_triggers_changed' },
     broker,
     everyMs: TRIGGER_ROUTING_CHECK_MS,
   });
@@ -160,14 +162,8 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   inbox.start();
   scheduler.start();
   // Enrolments made in the gateway's process leave their first email pending and notify: claimed at once.
-  const sendsDue = new TableChangesListener({
-    databaseUrl,
-    channel: SENDS_DUE_CHANNEL,
-    applicationName: 'mailer-automation-sends-due',
-    logger,
-    onChange: () => scheduler.wake(),
-  });
-  await sendsDue.start();
+  tableChanges.on(SENDS_DUE_CHANNEL, () => scheduler.wake());
+  await tableChanges.start();
   campaignSender.start();
   progress.start();
   const server = await listen(
@@ -206,8 +202,8 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     stop: () =>
       stopInOrder([
         () => server.close(),
+        () => tableChanges.stop(),
         () => triggerRouting.stop(),
-        () => sendsDue.stop(),
         async () => redis.disconnect(),
         () => scheduler.stop(),
         () => campaignSender.stop(),

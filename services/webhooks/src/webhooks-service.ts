@@ -1,5 +1,15 @@
 import type { Logger } from 'pino';
-import { Broker, createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder, type ConsumeOutcome } from '@mailer/shared';
+import {
+  Broker,
+  createMetricsRegistry,
+  createPool,
+  listen,
+  logStarted,
+  migrateDatabase,
+  stopInOrder,
+  TableChangesListener,
+  type ConsumeOutcome,
+} from '@mailer/shared';
 import type { WebhooksConfig } from './config';
 import { webhooksDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { WebhookHttp } from './data-access/webhook-http';
@@ -31,12 +41,14 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
     { concurrency: config.WEBHOOK_CONCURRENCY, leaseMs: config.WEBHOOK_TIMEOUT_MS + 30_000, pollMs: config.WEBHOOK_POLL_MS },
   );
   const factRouting = createFactSubscriptions({ pool, router: broker, logger });
-  await factRouting.follow({
+  const tableChanges = new TableChangesListener({ databaseUrl, applicationName: 'mailer-webhooks-listen', logger });
+  factRouting.follow({
     // Sent by the endpoints table's trigger on commit of any insert, delete, or change of event types or `enabled`.
-    changes: { databaseUrl, channel: 'webhook_endpoints_changed', applicationName: 'mailer-webhooks-listen' },
+    changes: { listener: tableChanges, channel: 'webhook_endpoints_changed' },
     broker,
     everyMs: FACT_ROUTING_CHECK_MS,
   });
+  await tableChanges.start();
   consumeWebhookFacts({ broker, pool, logger, onQueued: (endpointIds) => worker.wakeFor(endpointIds), onOutcome: hooks.onFactOutcome });
   worker.start();
   const server = await listen(
@@ -66,6 +78,7 @@ export async function startWebhooksService(config: WebhooksConfig, logger: Logge
     stop: () =>
       stopInOrder([
         () => server.close(),
+        () => tableChanges.stop(),
         () => factRouting.stop(),
         () => broker.close(),
         () => worker.stop(),

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Pool, PoolClient } from '../db/pool';
-import { TableChangesListener } from '../db/table-changes-listener';
+import type { TableChangesListener } from '../db/table-changes-listener';
 import { withTransaction } from '../db/transaction';
 import type { AppError } from '../errors/app-error';
 import { SerialReconcile } from '../lifecycle/serial-reconcile';
@@ -34,8 +34,11 @@ export interface QueueRoutingOptions<T> {
 
 /** What starts a reconcile besides the service's own writes (`follow`). */
 export interface ReconcileTriggers {
-  /** The followed table's NOTIFY channel (changes by any process), and the listening connection. */
-  changes: { databaseUrl: string; channel: string; applicationName: string };
+  /**
+   * The followed table's NOTIFY channel (changes by any process), on the service's listening
+   * connection; its owner starts it after `follow`, and stops it.
+   */
+  changes: { listener: TableChangesListener; channel: string };
   /** Each (re)connection, the first included: bindings lost with a broker node come back. */
   broker: { onConnected(listener: () => void): void };
   /** The safety net's period. */
@@ -50,7 +53,6 @@ export interface ReconcileTriggers {
  */
 export class QueueRouting<T> implements RoutedWrites<T> {
   private readonly serial: SerialReconcile;
-  private changes: TableChangesListener | undefined;
   private check: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: QueueRoutingOptions<T>) {
@@ -94,17 +96,12 @@ export class QueueRouting<T> implements RoutedWrites<T> {
 
   /**
    * Reconciles on every trigger from now on: the table's NOTIFY, each broker (re)connection, and
-   * every `everyMs`. Resolves once listening (or once the first attempt to listen failed: it keeps
-   * trying), so a change committed after the first reconcile's read is heard.
+   * every `everyMs`. The listener reconciles once each time it starts listening, so a change
+   * committed before that is read too.
    */
-  async follow(triggers: ReconcileTriggers): Promise<void> {
-    const { channel } = triggers.changes;
-    this.changes = new TableChangesListener({
-      ...triggers.changes,
-      logger: this.options.logger,
-      onChange: () => this.reconcileSoon(channel),
-    });
-    await this.changes.start();
+  follow(triggers: ReconcileTriggers): void {
+    const { listener, channel } = triggers.changes;
+    listener.on(channel, () => this.reconcileSoon(channel));
     triggers.broker.onConnected(() => this.reconcileSoon('broker connected'));
     this.check = setInterval(() => this.reconcileSoon('periodic check'), triggers.everyMs);
     this.check.unref();
@@ -112,7 +109,6 @@ export class QueueRouting<T> implements RoutedWrites<T> {
 
   /** No new reconciles; waits for the one in flight. */
   async stop(): Promise<void> {
-    await this.changes?.stop();
     clearInterval(this.check);
     await this.serial.stop();
   }
