@@ -40,7 +40,7 @@ export interface ReconcileTriggers {
    */
   changes: { listener: TableChangesListener; channel: string };
   /** Each (re)connection, the first included: bindings lost with a broker node come back. */
-  broker: { onConnected(listener: () => void): void };
+  broker: { onConnected(listener: () => void): void; isConnected(): boolean };
   /** The safety net's period. */
   everyMs: number;
 }
@@ -96,12 +96,14 @@ export class QueueRouting<T> implements RoutedWrites<T> {
 
   /**
    * Reconciles on every trigger from now on: the table's NOTIFY, each broker (re)connection, and
-   * every `everyMs`. The listener reconciles once each time it starts listening, so a change
-   * committed before that is read too.
+   * every `everyMs`. The listener calls once more each time it starts listening, so a change
+   * committed before that is read too. Not while the broker is away: its reconnection reconciles.
    */
   follow(triggers: ReconcileTriggers): void {
     const { listener, channel } = triggers.changes;
-    listener.on(channel, () => this.reconcileSoon(channel));
+    listener.on(channel, () => {
+      if (triggers.broker.isConnected()) this.reconcileSoon(channel);
+    });
     triggers.broker.onConnected(() => this.reconcileSoon('broker connected'));
     this.check = setInterval(() => this.reconcileSoon('periodic check'), triggers.everyMs);
     this.check.unref();
