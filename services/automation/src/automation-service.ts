@@ -123,9 +123,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   const triggerRouting = createTriggerRouting({ pool, router: broker, record, logger });
   // A Redis restarted empty lost the record: written whole again at once, not at the next check.
   // Not before the broker is there: its own connection starts a reconcile then.
-  redis.on('ready', () => {
-    if (broker.isConnected()) triggerRouting.reconcileSoon('redis connected');
-  });
+  redis.on('ready', () => triggerRouting.reconcileSoonWhileConnected('redis connected'));
   // One listening connection for every channel: a NOTIFY wakes each listening backend of the database.
   const tableChanges = new TableChangesListener({ databaseUrl, applicationName: 'mailer-automation-listen', logger });
   triggerRouting.follow({

@@ -54,6 +54,7 @@ export interface ReconcileTriggers {
 export class QueueRouting<T> implements RoutedWrites<T> {
   private readonly serial: SerialReconcile;
   private check: NodeJS.Timeout | undefined;
+  private broker: ReconcileTriggers['broker'] | undefined;
 
   constructor(private readonly options: QueueRoutingOptions<T>) {
     this.serial = new SerialReconcile({
@@ -76,6 +77,14 @@ export class QueueRouting<T> implements RoutedWrites<T> {
   /** A reconcile nobody waits for; a failure (broker or Postgres down) is logged and the next trigger retries. */
   reconcileSoon(trigger: string): void {
     this.serial.reconcileSoon(trigger);
+  }
+
+  /**
+   * `reconcileSoon` for a trigger that is not the broker's: nothing while the broker followed is
+   * away (its reconnection reconciles), where the reconcile could only fail and log.
+   */
+  reconcileSoonWhileConnected(trigger: string): void {
+    if (this.broker?.isConnected()) this.reconcileSoon(trigger);
   }
 
   async routeWithin(client: PoolClient, items: readonly T[]): Promise<void> {
@@ -101,9 +110,8 @@ export class QueueRouting<T> implements RoutedWrites<T> {
    */
   follow(triggers: ReconcileTriggers): void {
     const { listener, channel } = triggers.changes;
-    listener.on(channel, () => {
-      if (triggers.broker.isConnected()) this.reconcileSoon(channel);
-    });
+    this.broker = triggers.broker;
+    listener.on(channel, () => this.reconcileSoonWhileConnected(channel));
     triggers.broker.onConnected(() => this.reconcileSoon('broker connected'));
     this.check = setInterval(() => this.reconcileSoon('periodic check'), triggers.everyMs);
     this.check.unref();
