@@ -41,6 +41,9 @@ const backend = (script) => ['--max-old-space-size=128', ...node(script)];
 // 128 MiB cap): a full collection every few seconds instead of every 1-3 under load, the pauses
 // the public tail is made of (docs/decisions.md, "Session 38: the gateway's old generation").
 const gateway = (script) => ['--heap-growing-percent=100', ...backend(script)];
+// Automation's sending settings, which the gateway shares: it sends the first email of an event it
+// enrols (FIRST_EMAILS_SENT_BY=gateway), with the same server, links and secret as automation.
+const sending = { PUBLIC_BASE_URL: publicBaseUrl, ...(localInbox ? { SMTP_URL: `smtp://127.0.0.1:${ports.inboxSmtp}` } : {}) };
 const services = {
   contacts: { dir: 'services/contacts', args: backend('dist/main.js'), env: { PORT: ports.contacts } },
   campaigns: { dir: 'services/campaigns', args: backend('dist/main.js'), env: { PORT: ports.campaigns } },
@@ -48,7 +51,7 @@ const services = {
   automation: {
     dir: 'services/automation',
     args: backend('dist/main.js'),
-    env: { PORT: ports.automation, PUBLIC_BASE_URL: publicBaseUrl, ...(localInbox ? { SMTP_URL: `smtp://127.0.0.1:${ports.inboxSmtp}` } : {}) },
+    env: { PORT: ports.automation, ...sending },
   },
   web: {
     dir: 'services/web',
@@ -74,6 +77,7 @@ const services = {
       WEB_SERVICE_URL: env.WEB_SERVICE_URL ?? internal('web'),
       WEBHOOKS_SERVICE_URL: env.WEBHOOKS_SERVICE_URL ?? internal('webhooks'),
       GATEWAY_INTERNAL_PORT: ports.gatewayInternal,
+      ...sending,
     },
   },
   ...(localInbox

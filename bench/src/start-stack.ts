@@ -77,22 +77,19 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
     await Promise.all(Array.from({ length: 7 }, () => freePort()));
   const local = (port: number | undefined) => `http://127.0.0.1:${port}`;
   const apiUrl = local(gatewayPort);
+  // Automation's, and the gateway's for the first emails of the events it enrols: the same values for both.
+  const sending: NodeJS.ProcessEnv = {
+    SMTP_URL: sink.url,
+    SMTP_POOL_SIZE: String(config.smtpPoolSize),
+    SEND_RATE_PER_SECOND: '100000',
+    // Workflow and campaign sends in flight: the service's default (four per SMTP connection) unless set.
+    ...(config.sendConcurrency === undefined ? {} : { SEND_CONCURRENCY: String(config.sendConcurrency) }),
+    PUBLIC_BASE_URL: apiUrl,
+  };
   const backends: Array<[string, NodeJS.ProcessEnv, number]> = [
     ['contacts', { PORT: String(contactsPort), DNS_SERVERS: dns.address }, contactsPort!],
     ['campaigns', { PORT: String(campaignsPort) }, campaignsPort!],
-    [
-      'automation',
-      {
-        PORT: String(automationPort),
-        SMTP_URL: sink.url,
-        SMTP_POOL_SIZE: String(config.smtpPoolSize),
-        SEND_RATE_PER_SECOND: '100000',
-        // Workflow and campaign sends in flight: the service's default (four per SMTP connection) unless set.
-        ...(config.sendConcurrency === undefined ? {} : { SEND_CONCURRENCY: String(config.sendConcurrency) }),
-        PUBLIC_BASE_URL: apiUrl,
-      },
-      automationPort!,
-    ],
+    ['automation', { PORT: String(automationPort), ...sending }, automationPort!],
     // It consumes the facts every send publishes: without it their queue fills and the broker never quiets.
     ['webhooks', { PORT: String(webhooksPort) }, webhooksPort!],
   ];
@@ -132,6 +129,7 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
       // The load comes from one address standing for many clients: an open loop at half load keeps
       // more requests in flight than one real client may (the cap still runs, far away).
       MAX_CONNECTIONS_PER_ADDRESS: UNREACHABLE_LIMIT,
+      ...sending,
     },
     gatewayPort!,
   );

@@ -33,9 +33,12 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
     'CONTACTS_SERVICE_URL',
     'CAMPAIGNS_SERVICE_URL',
     'AUTOMATION_SERVICE_URL',
-    // The events' enrolments are written from the gateway's process, Message-IDs with automation's sender domain.
+    // The events' enrolments are written from the gateway's process, Message-IDs with automation's sender domain,
+    // and their first emails sent from it with automation's sending settings.
     ['AUTOMATION_DATABASE_URL', 'POSTGRES_URL'],
     'MAIL_FROM',
+    'SMTP_URL',
+    'PUBLIC_BASE_URL',
     'WEB_SERVICE_URL',
     'WEBHOOKS_SERVICE_URL',
     'GATEWAY_INTERNAL_PORT',

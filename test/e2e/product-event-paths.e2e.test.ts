@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import net from 'node:net';
 import {
   Broker,
   createLogger,
@@ -75,6 +76,21 @@ function missingDatabaseUrl(product: Product): string {
   const missing = new URL(product.env.POSTGRES_URL!);
   missing.pathname = `/${product.env.DB_PREFIX}nowhere_${randomBytes(3).toString('hex')}`;
   return missing.toString();
+}
+
+/** Outcomes in the delivery log of an account. */
+const loggedOutcomesOf = async (product: Product, accountId: number) =>
+  (await product.automation.pool.query<{ outcome: string }>('SELECT outcome FROM delivery_log WHERE account_id = $1 ORDER BY id', [accountId])).rows.map(
+    (row) => row.outcome,
+  );
+
+/** A loopback port nothing listens on (taken, then let go). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Workflow runs of an account (each test has an account of its own). */
@@ -378,7 +394,8 @@ describe('product events enrolled by the gateway before the 202 (the default)', 
   afterAll(() => product?.stop());
 
   const runsOf = (accountId: number) => runsOfAccount(product, accountId);
-  /** Workflow emails an automation instance sent (each instance counts its own). */
+  const loggedOutcomes = (accountId: number) => loggedOutcomesOf(product, accountId);
+  /** Workflow emails a process sent (each counts its own). */
   const sentBy = async (metrics: Registry) => metricValue(await metrics.metrics(), 'mailer_emails_sent_total') ?? 0;
   const enrichedPublished = async () =>
     metricValue(await product.gateway.metrics.metrics(), 'mailer_messages_published_total', { type: productEventEnrichedV1.type, outcome: 'confirmed' }) ?? 0;
@@ -426,21 +443,95 @@ describe('product events enrolled by the gateway before the 202 (the default)', 
     expect(await runsOf(accountId)).toBe(1);
   });
 
-  it('sends the first email once with two automation instances woken by the same enrolment', async () => {
+  it('sends the first email from its own process: claimed by the enrolment, sent once, counted by the gateway', async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    const sentBefore = { gateway: await sentBy(product.gateway.metrics), automation: await sentBy(product.automation.metrics) };
+    const email = `first.${randomBytes(3).toString('hex')}@example.test`;
+    expect((await product.sendEvent(key, { event: 'signup', email })).status).toBe(202);
+    await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email' });
+    const [row] = await waitFor(async () => {
+      // Claimed by the enrolment's own statement: the claim's time is the run's, one transaction's now().
+      const { rows } = await product.automation.pool.query<{ state: string; attempts: number; claimed_at_enrolment: boolean }>(
+        `SELECT s.state, s.attempts, s.claimed_at = r.created_at AS claimed_at_enrolment
+           FROM sends s JOIN workflow_runs r ON r.id = s.run_id WHERE s.account_id = $1`,
+        [accountId],
+      );
+      return rows[0]?.state === 'sent' ? rows : undefined;
+    }, { what: 'the send recorded' });
+    expect(row).toEqual({ state: 'sent', attempts: 1, claimed_at_enrolment: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(product.smtp.messagesTo(email)).toHaveLength(1);
+    expect(await sentBy(product.gateway.metrics)).toBe(sentBefore.gateway + 1);
+    expect(await sentBy(product.automation.metrics)).toBe(sentBefore.automation);
+  });
+
+  it('sends the first email once with two automation instances woken by the same enrolment (FIRST_EMAILS_SENT_BY=automation)', async () => {
     await withSecondAutomation(product, async (second) => {
-      const { accountId, key } = await product.anAccountWithKey();
-      await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
-      const sentBefore = (await sentBy(product.automation.metrics)) + (await sentBy(second.metrics));
-      const emails = Array.from({ length: 20 }, (_, n) => `woken${n}.${randomBytes(3).toString('hex')}@example.test`);
-      for (const email of emails) expect((await product.sendEvent(key, { event: 'signup', email })).status).toBe(202);
-      for (const email of emails) {
-        await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: `the welcome email to ${email}` });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(emails.map((email) => product.smtp.messagesTo(email).length)).toEqual(emails.map(() => 1));
-      // Both schedulers heard every enrolment; whichever claimed an email sent it, and no email was sent by both.
-      expect((await sentBy(product.automation.metrics)) + (await sentBy(second.metrics)) - sentBefore).toBe(emails.length);
+      await withGatewayOf(product, { FIRST_EMAILS_SENT_BY: 'automation' }, async (postEvent) => {
+        const { accountId, key } = await product.anAccountWithKey();
+        await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+        const sentBefore = (await sentBy(product.automation.metrics)) + (await sentBy(second.metrics));
+        const emails = Array.from({ length: 20 }, (_, n) => `woken${n}.${randomBytes(3).toString('hex')}@example.test`);
+        for (const email of emails) expect((await postEvent(key, { event: 'signup', email })).status).toBe(202);
+        for (const email of emails) {
+          await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: `the welcome email to ${email}` });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(emails.map((email) => product.smtp.messagesTo(email).length)).toEqual(emails.map(() => 1));
+        // Both schedulers heard every enrolment; whichever claimed an email sent it, and no email was sent by both.
+        expect((await sentBy(product.automation.metrics)) + (await sentBy(second.metrics)) - sentBefore).toBe(emails.length);
+      });
     });
+  });
+
+  it("leaves a first email its SMTP server refused at the gateway to automation's retry, which sends it once", async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    const email = `refused.${randomBytes(3).toString('hex')}@example.test`;
+    // Nothing listens there: the gateway's attempt fails as a transient SMTP failure.
+    const closed = await closedPort();
+    const sentBefore = await sentBy(product.automation.metrics);
+    await withGatewayOf(product, { SMTP_URL: `smtp://127.0.0.1:${closed}`, SMTP_TIMEOUT_MS: '2000' }, async (postEvent, metrics) => {
+      expect((await postEvent(key, { event: 'signup', email })).status).toBe(202);
+      await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 20_000, what: 'the welcome email, retried' });
+      expect(metricValue(await metrics.metrics(), 'mailer_emails_failed_total', { reason: 'transient' })).toBe(1);
+    });
+    const { rows } = await product.automation.pool.query<{ state: string; attempts: number }>('SELECT state, attempts FROM sends WHERE account_id = $1', [accountId]);
+    expect(rows).toEqual([{ state: 'sent', attempts: 2 }]);
+    expect(await sentBy(product.automation.metrics)).toBe(sentBefore + 1);
+    expect(await loggedOutcomes(accountId)).toEqual(expect.arrayContaining(['retry_scheduled', 'sent']));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(product.smtp.messagesTo(email)).toHaveLength(1);
+  });
+
+  it('has automation send a first email once when the gateway that claimed it stalls past the lease, with the same Message-ID', async () => {
+    const { accountId, key } = await product.anAccountWithKey();
+    await importWorkflows(product.automation.workflowWrites, accountId, [welcome]);
+    const email = `stalled.${randomBytes(3).toString('hex')}@example.test`;
+    // An SMTP server that accepts the connection and never greets: the gateway's send hangs after its claim.
+    const sentBefore = await sentBy(product.automation.metrics);
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      await withGatewayOf(product, { SMTP_URL: `smtp://127.0.0.1:${port}`, SEND_LEASE_MS: '1000', SMTP_TIMEOUT_MS: '4000' }, async (postEvent) => {
+        expect((await postEvent(key, { event: 'signup', email })).status).toBe(202);
+        await waitFor(() => (product.smtp.messagesTo(email).length > 0 ? true : undefined), { timeoutMs: 15_000, what: 'the welcome email, reclaimed' });
+        // The gateway's own attempt times out meanwhile; its outcome must not overwrite the one recorded.
+      });
+    } finally {
+      silent.close();
+    }
+    const { rows } = await product.automation.pool.query<{ state: string; message_id: string }>('SELECT state, message_id FROM sends WHERE account_id = $1', [
+      accountId,
+    ]);
+    expect(rows).toEqual([{ state: 'sent', message_id: expect.any(String) }]);
+    expect(await sentBy(product.automation.metrics)).toBe(sentBefore + 1);
+    expect(await loggedOutcomes(accountId)).toEqual(expect.arrayContaining(['reconciled', 'sent']));
+    const received = product.smtp.messagesTo(email);
+    expect(received).toHaveLength(1);
+    expect(received[0]?.headers.get('message-id')).toBe(rows[0]?.message_id);
   });
 
   it("answers 503 with Retry-After while automation's database is not there, accepts events no workflow listens to, and a retry sends once", async () => {

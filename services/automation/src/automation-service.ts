@@ -16,19 +16,13 @@ import {
 import { contactsDatabaseUrl, EventContacts } from '@mailer/contacts/event-contacts';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
-import { SmtpMailer } from './data-access/smtp-mailer';
-import { parseMailFrom, senderDomain } from './mail-from';
 import { SmtpProbe } from './domain/sending/smtp-probe';
-import { EmailRenderer } from './domain/rendering/render-email';
-import { RENDER_LIMITS } from './domain/rendering/liquid-engine';
-import type { SendContext } from './domain/sending/send-context';
-import { sendOutcomeWriter } from './domain/sending/finish-send';
-import { unsubscribeSecret } from './domain/unsubscribe/unsubscribe-token';
 import { buildApp } from './entry-points/api/app';
 import { consumeContactFacts } from './entry-points/message-queue/contact-facts.consumer';
 import { consumeConfirmationRequests } from './entry-points/message-queue/confirmation-requests.consumer';
 import { consumeProductEvents } from './entry-points/message-queue/product-events.consumer';
-import { outboxLagGauge, sendOutcomeMetrics, timedMailer } from './entry-points/metrics/automation-metrics';
+import { outboxLagGauge } from './entry-points/metrics/automation-metrics';
+import { startSending } from './sending';
 import { automationOutboxRelay } from './entry-points/workers/outbox-relay';
 import { consumeCampaignCommands } from './entry-points/message-queue/campaign-commands.consumer';
 import { CampaignProgressReporter } from './entry-points/workers/campaign-progress-reporter';
@@ -87,29 +81,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger, { max: DATABASE_CONNECTIONS });
   const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'automation', metrics });
-  const from = parseMailFrom(config.MAIL_FROM);
-  const mailer = new SmtpMailer({
-    url: config.SMTP_URL,
-    from,
-    poolSize: config.SMTP_POOL_SIZE,
-    ratePerSecond: config.SEND_RATE_PER_SECOND,
-    timeoutMs: config.SMTP_TIMEOUT_MS,
-  });
-  const secret = unsubscribeSecret(config.UNSUBSCRIBE_SECRET, config.INTERNAL_SIGNING_SECRET);
-  const ctx: SendContext = {
-    pool,
-    outcomes: sendOutcomeWriter(pool),
-    mailer: timedMailer(mailer, metrics),
-    renderer: new EmailRenderer({ ...RENDER_LIMITS, renderMs: config.RENDER_TIMEOUT_MS }),
-    logger,
-    mailDomain: senderDomain(from),
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    unsubscribeSecret: secret,
-    maxAttempts: config.SEND_MAX_ATTEMPTS,
-    retryInitialMs: config.SEND_RETRY_INITIAL_MS,
-    retryMaxMs: config.SEND_RETRY_MAX_MS,
-    onFinished: sendOutcomeMetrics(metrics),
-  };
+  const { ctx, mailer } = startSending(config, pool, logger, metrics);
   outboxLagGauge(metrics, pool);
   const relay = automationOutboxRelay(pool, broker, logger, config.OUTBOX_POLL_MS);
   const scheduler = new SendScheduler(ctx, {
@@ -140,7 +112,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     pool,
     mailDomain: ctx.mailDomain,
     publicBaseUrl: config.PUBLIC_BASE_URL,
-    linkSecret: secret,
+    linkSecret: ctx.unsubscribeSecret,
     leaseMs: config.SEND_LEASE_MS,
     onQueued: () => scheduler.wake(),
   });
@@ -170,7 +142,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
       pool,
       broker,
       signingSecret: config.INTERNAL_SIGNING_SECRET,
-      unsubscribeSecret: secret,
+      unsubscribeSecret: ctx.unsubscribeSecret,
       onUnsubscribed: () => relay.wake(),
       metrics,
       metricsToken: config.METRICS_TOKEN,

@@ -9,21 +9,12 @@ export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLe
 
 const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
-export const automationEnvSchema = commonEnvSchema.extend({
-  PORT: envFields.port(3040),
-  ...internalListenEnv,
-  ...postgresEnv,
-  ...inboxEnv,
-  ...brokerEnv,
-  /** Where automation records the bound triggers for the gateway; give the gateway's REDIS_URL and REDIS_KEY_PREFIX. */
-  ...redisEnv,
-  ...productEventsEnv,
-  /**
-   * Contacts' database, where this service upserts the queued product events' contacts with
-   * contacts' code (`PRODUCT_EVENTS_UPSERTED_BY=automation` or `gateway`); unset:
-   * `${DB_PREFIX}contacts` on `POSTGRES_URL`.
-   */
-  CONTACTS_DATABASE_URL: envFields.postgresUrl.optional(),
+/**
+ * How workflow emails are sent, wherever automation's sending code runs: in automation, and in
+ * the gateway for the first emails of the events it enrols (`FIRST_EMAILS_SENT_BY=gateway`). The
+ * same names and defaults in both; give both processes the same values.
+ */
+export const sendingEnv = {
   SMTP_URL: envFields.smtpUrl.default('smtp://127.0.0.1:1025'),
   /** Sender of workflow emails: `address` or `Name <address>`. */
   MAIL_FROM: z.string().trim().min(3).default('Mailer <no-reply@mailer.local>'),
@@ -39,13 +30,31 @@ export const automationEnvSchema = commonEnvSchema.extend({
   /** How long a claim is held; a claim older than this is presumed crashed and re-sent. */
   SEND_LEASE_MS: envFields.positiveInt(120_000),
   SMTP_TIMEOUT_MS: envFields.positiveInt(30_000),
-  /** How often an instance looks for due sends when nothing woke it up. */
-  SCHEDULER_POLL_MS: envFields.positiveInt(500),
   RENDER_TIMEOUT_MS: envFields.positiveInt(1000),
   /** Base of the public unsubscribe link (the gateway's REST listener). */
   PUBLIC_BASE_URL: envFields.httpUrl.default('http://127.0.0.1:3000'),
   /** Signs unsubscribe links; derived from INTERNAL_SIGNING_SECRET when unset. */
   UNSUBSCRIBE_SECRET: envFields.secret.optional(),
+};
+
+export const automationEnvSchema = commonEnvSchema.extend({
+  PORT: envFields.port(3040),
+  ...internalListenEnv,
+  ...postgresEnv,
+  ...inboxEnv,
+  ...brokerEnv,
+  /** Where automation records the bound triggers for the gateway; give the gateway's REDIS_URL and REDIS_KEY_PREFIX. */
+  ...redisEnv,
+  ...productEventsEnv,
+  /**
+   * Contacts' database, where this service upserts the queued product events' contacts with
+   * contacts' code (`PRODUCT_EVENTS_UPSERTED_BY=automation` or `gateway`); unset:
+   * `${DB_PREFIX}contacts` on `POSTGRES_URL`.
+   */
+  CONTACTS_DATABASE_URL: envFields.postgresUrl.optional(),
+  ...sendingEnv,
+  /** How often an instance looks for due sends when nothing woke it up. */
+  SCHEDULER_POLL_MS: envFields.positiveInt(500),
   OUTBOX_POLL_MS: nonNegativeInt(500),
   /** Campaign emails per second per account unless the account set its own (sending settings). */
   CAMPAIGN_RATE_PER_SECOND: envFields.positiveInt(100),
@@ -64,6 +73,10 @@ export const automationEnvSchema = commonEnvSchema.extend({
  */
 export const SENDS_PER_CONNECTION = 4;
 
+/** Workflow sends one process keeps in flight: SEND_CONCURRENCY, or four per SMTP connection. */
+export const sendConcurrencyOf = (config: { SEND_CONCURRENCY?: number | undefined; SMTP_POOL_SIZE: number }): number =>
+  config.SEND_CONCURRENCY ?? SENDS_PER_CONNECTION * config.SMTP_POOL_SIZE;
+
 export type AutomationConfig = Omit<z.output<typeof automationEnvSchema>, 'SEND_CONCURRENCY' | 'CAMPAIGN_SEND_CONCURRENCY'> & {
   SEND_CONCURRENCY: number;
   CAMPAIGN_SEND_CONCURRENCY: number;
@@ -72,7 +85,7 @@ export type AutomationDatabaseConfig = z.output<typeof automationDatabaseEnvSche
 
 export function loadAutomationConfig(env: NodeJS.ProcessEnv = process.env): Readonly<AutomationConfig> {
   const config = loadConfig(automationEnvSchema, env);
-  const sendConcurrency = config.SEND_CONCURRENCY ?? SENDS_PER_CONNECTION * config.SMTP_POOL_SIZE;
+  const sendConcurrency = sendConcurrencyOf(config);
   return Object.freeze({
     ...config,
     SEND_CONCURRENCY: sendConcurrency,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sendingEnv } from '@mailer/automation/event-enrolments';
 import { brokerEnv, commonEnvSchema, emailDomainEnv, envFields, loadConfig, postgresEnv, productEventsEnv, redisEnv } from '@mailer/shared';
 
 export const gatewayEnvSchema = commonEnvSchema.extend({
@@ -45,8 +46,18 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   PRODUCT_EVENTS_ENROLLED_BY: z.enum(['gateway', 'automation']).default('gateway'),
   /** Automation's database, for the events' enrolments; default: `${DB_PREFIX}automation` on POSTGRES_URL, where automation makes it. */
   AUTOMATION_DATABASE_URL: envFields.postgresUrl.optional(),
-  /** Automation's sender (give the gateway the same): its domain ends the Message-ID an enrolment writes. */
-  MAIL_FROM: z.string().trim().min(3).default('Mailer <no-reply@mailer.local>'),
+  /**
+   * `gateway`: the first email of an event enrolled here, when due at once, is claimed by the
+   * enrolment and sent from this process with automation's sending code and settings (below);
+   * `automation`: it is left pending and automation's schedulers, woken by Postgres, send it.
+   * Only where the gateway enrols the events (`PRODUCT_EVENTS_ENROLLED_BY=gateway`).
+   */
+  FIRST_EMAILS_SENT_BY: z.enum(['gateway', 'automation']).default('gateway'),
+  /**
+   * Automation's sending settings, under automation's names and defaults; give the gateway the same
+   * values as automation. MAIL_FROM's domain also ends the Message-ID an enrolment writes.
+   */
+  ...sendingEnv,
   CAMPAIGNS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3020'),
   AUTOMATION_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3040'),
   /** Only for the API document's `webhooks` (the event payloads); nothing is proxied to it. */

@@ -101,13 +101,17 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
   const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'gateway', metrics });
   // Automation creates and migrates this database; until it has, an event a workflow listens to is a 503.
   const automationDatabase = automationDatabaseUrl({ DATABASE_URL: config.AUTOMATION_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
+  const enrolsEvents = writesContacts && config.PRODUCT_EVENTS_ENROLLED_BY === 'gateway';
+  // The first email of an event enrolled here leaves from here too: no process woken between the two.
+  const sendsFirstEmails = enrolsEvents && config.FIRST_EMAILS_SENT_BY === 'gateway';
   const eventEnrolments =
-    writesContacts && config.PRODUCT_EVENTS_ENROLLED_BY === 'gateway'
+    enrolsEvents
       ? EventEnrolments.connect({
           databaseUrl: automationDatabase,
           poolSize: EVENT_ENROLMENTS_CONNECTIONS,
           logger,
           mailFrom: config.MAIL_FROM,
+          firstEmails: sendsFirstEmails ? { sending: config, metrics } : undefined,
         })
       : undefined;
   // With proxy reads the gateway keeps off contacts' database: the events are queued, and automation,
@@ -199,6 +203,7 @@ export async function startGatewayService(config: GatewayConfig, logger: Logger)
     contacts: config.CONTACTS_SERVICE_URL,
     'contacts database': contactReads ? contactsDatabase : undefined,
     'automation database (enrolments)': eventEnrolments ? automationDatabase : undefined,
+    'smtp (first emails)': sendsFirstEmails ? config.SMTP_URL : undefined,
     campaigns: config.CAMPAIGNS_SERVICE_URL,
     rabbitmq: config.AMQP_URL,
     automation: config.AUTOMATION_SERVICE_URL,

@@ -9,6 +9,11 @@ import type { ClaimedSend } from './sends.repository';
  */
 export const SENDS_DUE_CHANNEL = 'automation_sends_due';
 
+/** Wakes every automation instance's scheduler (a step written due now by a process that has no scheduler). */
+export async function notifySendsDue(pool: Pool): Promise<void> {
+  await pool.query(`SELECT pg_notify('${SENDS_DUE_CHANNEL}', '')`);
+}
+
 /** A workflow the event matched, and how its first email step is written. */
 export interface MatchedWorkflow {
   workflowId: number;

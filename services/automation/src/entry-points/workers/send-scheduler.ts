@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { contextFromTraceparent, SERVICE_ATTRIBUTE, withSpan, WakeableLoop } from '@mailer/shared';
+import { WakeableLoop } from '@mailer/shared';
 import { crashPoint } from '../../crash-point';
-import { claimDueSends, type ClaimedSend } from '../../data-access/sends.repository';
-import { processSend } from '../../domain/sending/process-send';
-import { loadedFromClaim, type ImmediateSend, type LoadedSend } from '../../domain/sending/prepare-email';
+import { claimDueSends } from '../../data-access/sends.repository';
+import { loadedFromClaim, type ImmediateSend } from '../../domain/sending/prepare-email';
 import { WorkflowCache } from '../../domain/sending/workflow-cache';
 import type { SendContext } from '../../domain/sending/send-context';
+import { SendLauncher } from './send-launcher';
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -21,10 +20,8 @@ export interface SchedulerOptions {
  * enrolment claims it for this instance in its own statement and hands it over (`sendNow`).
  */
 export class SendScheduler {
-  readonly instance = `automation-${randomUUID()}`;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly launcher: SendLauncher;
   private readonly loop: WakeableLoop;
-  private stopping = false;
   private readonly workflows: WorkflowCache;
 
   constructor(
@@ -32,7 +29,18 @@ export class SendScheduler {
     private readonly options: SchedulerOptions,
   ) {
     this.loop = new WakeableLoop('send-scheduler', () => this.tick(), options.pollMs, ctx.logger);
+    this.launcher = new SendLauncher(ctx, {
+      role: 'automation',
+      concurrency: options.concurrency,
+      leaseMs: options.leaseMs,
+      onNextDueNow: () => this.loop.wake(),
+      afterSend: options.afterSend,
+    });
     this.workflows = new WorkflowCache(ctx.pool);
+  }
+
+  get instance(): string {
+    return this.launcher.instance;
   }
 
   start(): void {
@@ -43,19 +51,14 @@ export class SendScheduler {
     this.loop.wake();
   }
 
-  /**
-   * For an enrolment about to commit: this instance's name when it has room for one more
-   * send now, else undefined (the row stays pending and the loop claims it). Room is not reserved:
-   * concurrent enrolments may overshoot `concurrency` by at most the consumer's prefetch.
-   */
+  /** See `SendLauncher.claimNow`. */
   claimNow(): string | undefined {
-    if (this.stopping || this.inFlight.size >= this.options.concurrency) return undefined;
-    return this.instance;
+    return this.launcher.claimNow();
   }
 
   /** Workflow sends in flight now (campaign sends give way while it is high). */
   get inFlightCount(): number {
-    return this.inFlight.size;
+    return this.launcher.inFlightCount;
   }
 
   get leaseMs(): number {
@@ -63,64 +66,32 @@ export class SendScheduler {
   }
 
   /** Sends steps claimed by `claimNow` once their enrolment committed. */
-  sendNow(sends: ImmediateSend[]): void {
-    // Stopping: they stay claimed; the lease expires and the restart (or another instance) sends them.
-    if (this.stopping) return;
-    // Test-only: the claims are committed with our lease, nothing is sent yet.
-    if (sends.length > 0) crashPoint('after_claim');
-    for (const { send, loaded } of sends) this.launch(send, () => Promise.resolve(loaded));
+  sendNow(sends: readonly ImmediateSend[]): void {
+    this.launcher.sendNow(sends);
   }
 
   /** Stops claiming, then lets every send in flight finish and record its outcome. */
   async stop(): Promise<void> {
-    this.stopping = true;
+    // Refused at once: no enrolment claims for this instance any more, no tick claims more.
+    const draining = this.launcher.stop();
     await this.loop.stop();
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    await draining;
+    // What a tick already claiming when stop began launched after the first wait.
+    await this.launcher.stop();
   }
 
   private async tick(): Promise<boolean> {
-    const free = this.options.concurrency - this.inFlight.size;
+    const free = this.launcher.free;
     // Under a backlog, claim in batches of a quarter of the pipeline rather than one row per
     // finished send: one claim statement serves several sends.
     if (free < Math.max(1, Math.floor(this.options.concurrency / 4))) {
-      await Promise.race([...this.inFlight]);
+      await this.launcher.oneFinished();
       return true;
     }
     const claimed = await claimDueSends(this.ctx.pool, this.instance, free, this.options.leaseMs);
     // Test-only: the claims are committed with our lease, nothing is sent yet.
     if (claimed.length > 0) crashPoint('after_claim');
-    for (const send of claimed) this.launch(send, () => loadedFromClaim(this.workflows, send));
+    for (const send of claimed) this.launcher.launch(send, () => loadedFromClaim(this.workflows, send));
     return claimed.length === free;
-  }
-
-  /**
-   * Sends one claimed row in the background; `load` runs inside, so its failure costs only this
-   * row. The loop is woken only when the send wrote a next step due now: anything else due is
-   * claimed by the loop itself (it waits on a full pipeline, and polls), so a finished send does
-   * not cost a claim statement that finds nothing.
-   */
-  private launch(send: ClaimedSend, load: () => Promise<LoadedSend>): void {
-    // The step continues the trace of the event that scheduled it, however long the wait was.
-    const work = withSpan(
-      `send step ${send.step_id}`,
-      { [SERVICE_ATTRIBUTE]: 'automation', 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
-      async () => processSend(this.ctx, send, await load()),
-      { parent: contextFromTraceparent(send.trace_context) },
-    )
-      .then(
-        (nextDueNow) => {
-          if (nextDueNow) this.loop.wake();
-        },
-        (error: unknown) =>
-          this.ctx.logger.error(
-            { err: error, sendId: send.id },
-            'send failed unexpectedly; the lease will expire and it is retried',
-          ),
-      )
-      .finally(() => {
-        this.inFlight.delete(work);
-        this.options.afterSend?.();
-      });
-    this.inFlight.add(work);
   }
 }
