@@ -81,7 +81,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger, { max: DATABASE_CONNECTIONS });
   const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'automation', metrics });
-  const { ctx, mailer } = startSending(config, pool, logger, metrics);
+  const { ctx, mailer } = startSending('automation', config, { pool, logger, metrics });
   outboxLagGauge(metrics, pool);
   const relay = automationOutboxRelay(pool, broker, logger, config.OUTBOX_POLL_MS);
   const scheduler = new SendScheduler(ctx, {

@@ -104,9 +104,8 @@ export class EventEnrolments {
 function firstEmailSender(pool: Pool, options: EventEnrolmentsOptions): FirstEmailSender | undefined {
   if (!options.firstEmails) return undefined;
   const { sending, metrics } = options.firstEmails;
-  const { ctx, mailer } = startSending(sending, pool, options.logger, metrics);
+  const { ctx, mailer } = startSending('gateway', sending, { pool, logger: options.logger, metrics });
   const launcher = new SendLauncher(ctx, {
-    role: 'gateway',
     concurrency: sendConcurrencyOf(sending),
     leaseMs: sending.SEND_LEASE_MS,
     // The run's next step is due at once: this process has no scheduler, automation's claims it.

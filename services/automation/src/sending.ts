@@ -23,9 +23,15 @@ export interface Sending {
  * What sending workflow emails needs in one process, built from its settings: the SMTP pool (its
  * round trips timed), the renderer, the outcome writer on automation's database and the outcome
  * counters, in `metrics`. Automation builds it, and so does the gateway that sends the first
- * emails of the events it enrols; the caller closes the mailer.
+ * emails of the events it enrols (`service` names the process in spans and claims); the caller
+ * closes the mailer.
  */
-export function startSending(config: SendingConfig, pool: Pool, logger: Logger, metrics: Registry): Sending {
+export function startSending(
+  service: SendContext['service'],
+  config: SendingConfig,
+  deps: { pool: Pool; logger: Logger; metrics: Registry },
+): Sending {
+  const { pool, logger, metrics } = deps;
   const from = parseMailFrom(config.MAIL_FROM);
   const mailer = new SmtpMailer({
     url: config.SMTP_URL,
@@ -35,6 +41,7 @@ export function startSending(config: SendingConfig, pool: Pool, logger: Logger, 
     timeoutMs: config.SMTP_TIMEOUT_MS,
   });
   const ctx: SendContext = {
+    service,
     pool,
     outcomes: sendOutcomeWriter(pool),
     mailer: timedMailer(mailer, metrics),

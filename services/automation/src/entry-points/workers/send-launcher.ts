@@ -7,8 +7,6 @@ import type { ImmediateSend, LoadedSend } from '../../domain/sending/prepare-ema
 import type { SendContext } from '../../domain/sending/send-context';
 
 export interface SendLauncherOptions {
-  /** The claims' owner name starts with it (`automation`, `gateway`): the ledger says who sent. */
-  role: string;
   concurrency: number;
   leaseMs: number;
   /** A send wrote its run's next step, due at once: someone must claim it now. */
@@ -32,7 +30,8 @@ export class SendLauncher {
     private readonly ctx: SendContext,
     private readonly options: SendLauncherOptions,
   ) {
-    this.instance = `${options.role}-${randomUUID()}`;
+    // The claims' owner: the ledger says which process holds a claim.
+    this.instance = `${ctx.service}-${randomUUID()}`;
   }
 
   get leaseMs(): number {
@@ -88,7 +87,7 @@ export class SendLauncher {
     // The step continues the trace of the event that scheduled it, however long the wait was.
     const work = withSpan(
       `send step ${send.step_id}`,
-      { [SERVICE_ATTRIBUTE]: this.options.role, 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
+      { [SERVICE_ATTRIBUTE]: this.ctx.service, 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
       async () => processSend(this.ctx, send, await load()),
       { parent: contextFromTraceparent(send.trace_context) },
     )

@@ -30,7 +30,6 @@ export class SendScheduler {
   ) {
     this.loop = new WakeableLoop('send-scheduler', () => this.tick(), options.pollMs, ctx.logger);
     this.launcher = new SendLauncher(ctx, {
-      role: 'automation',
       concurrency: options.concurrency,
       leaseMs: options.leaseMs,
       onNextDueNow: () => this.loop.wake(),
