@@ -36,7 +36,11 @@ const CONTACT_READS_CONNECTIONS = 10;
  * case is one statement shared by the events in flight, the rest a short transaction each.
  */
 const EVENT_CONTACTS_CONNECTIONS = 10;
-/** Connections to automation's database for the events' enrolments: one statement per event a workflow listens to. */
+/**
+ * Connections to automation's database for the events' enrolments (one statement per event a
+ * workflow listens to) and the outcomes of the first emails sent here (one statement shared by the
+ * outcomes in flight).
+ */
 const EVENT_ENROLMENTS_CONNECTIONS = 10;
 /** Connections to contacts' database for its creates: the creates in flight share one statement. */
 const CONTACT_CREATES_CONNECTIONS = 5;
