@@ -44,6 +44,7 @@ export async function measureEventToEmail(options: {
   const email = (index: number) => `signup${index}${tag}`;
   const scheduledAt = new Map<string, number>();
   const answeredAt = new Map<string, number>();
+  const sentAt = new Map<string, number>();
   const arrivals = new SinkArrivals(options.sink, (recipient) => recipient.endsWith(tag));
   const ingest = await runOpenLoop(
     options.eventsUrl,
@@ -60,9 +61,10 @@ export async function measureEventToEmail(options: {
       }),
     }),
     {
-      onResponse: ({ index, status, scheduledAtMs, answeredAtMs }) => {
+      onResponse: ({ index, status, scheduledAtMs, sentAtMs, answeredAtMs }) => {
         if (status < 200 || status > 299) return;
         scheduledAt.set(email(index), scheduledAtMs);
+        sentAt.set(email(index), sentAtMs);
         answeredAt.set(email(index), answeredAtMs);
       },
     },
@@ -81,7 +83,7 @@ export async function measureEventToEmail(options: {
     const signups: SignupTimes[] = [];
     for (const [recipient, scheduled] of scheduledAt) {
       const arrived = arrivals.receivedAt.get(recipient);
-      signups.push({ ...stored.get(recipient), scheduled, accepted: answeredAt.get(recipient)!, ...(arrived === undefined ? {} : { arrived }) });
+      signups.push({ ...stored.get(recipient), scheduled, sent: sentAt.get(recipient)!, accepted: answeredAt.get(recipient)!, ...(arrived === undefined ? {} : { arrived }) });
     }
     stages = stageBreakdown(signups);
   }

@@ -21,6 +21,8 @@ export interface OpenLoopResponse {
   status: number;
   /** When the request was due (epoch ms, sub-millisecond): latency is counted from here. */
   scheduledAtMs: number;
+  /** When the generator wrote it (epoch ms): later than due when the generator's process was late. */
+  sentAtMs: number;
   /** When its answer had arrived in full (epoch ms, sub-millisecond). */
   answeredAtMs: number;
 }
@@ -100,13 +102,14 @@ export async function runOpenLoop(
     while (index < total && start + index * intervalMs <= now) {
       const scheduledAtMs = start + index * intervalMs;
       const current = index++;
+      const sentAtMs = epochNow();
       inFlight.push(
         send(agent, base, next(current)).then(
           (status) => {
             const answeredAtMs = epochNow();
             latencies.push(answeredAtMs - scheduledAtMs);
             if (status < 200 || status > 299) non2xx++;
-            onResponse({ index: current, status, scheduledAtMs, answeredAtMs });
+            onResponse({ index: current, status, scheduledAtMs, sentAtMs, answeredAtMs });
           },
           (error: Error & { code?: string }) => {
             errors++;
