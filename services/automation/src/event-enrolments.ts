@@ -61,11 +61,13 @@ export class EventEnrolments {
     mailDomain: string,
     private readonly sender: FirstEmailSender | undefined,
   ) {
-    const workflows = new TriggeredWorkflowsCache(pool);
-    this.options = sender
-      ? { mailDomain, claimNow: () => sender.launcher.claimNow(), leaseMs: sender.launcher.leaseMs, workflows }
-      : // No instance claims here (so no lease): the statement leaves the first step pending and notifies the schedulers.
-        { mailDomain, claimNow: () => undefined, leaseMs: 0, workflows };
+    // Without a sender nothing claims here (so no lease): the statement leaves the first step pending and notifies the schedulers.
+    this.options = {
+      mailDomain,
+      claimNow: () => sender?.launcher.claimNow(),
+      leaseMs: sender?.launcher.leaseMs ?? 0,
+      workflows: new TriggeredWorkflowsCache(pool),
+    };
   }
 
   static connect(options: EventEnrolmentsOptions): EventEnrolments {

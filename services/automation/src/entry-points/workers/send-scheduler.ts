@@ -61,7 +61,7 @@ export class SendScheduler {
   }
 
   get leaseMs(): number {
-    return this.options.leaseMs;
+    return this.launcher.leaseMs;
   }
 
   /** Sends steps claimed by `claimNow` once their enrolment committed. */
