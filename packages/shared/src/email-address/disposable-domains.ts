@@ -1,19 +1,47 @@
-import disposableDomains from 'disposable-email-domains/index.json';
+import { readFileSync } from 'node:fs';
+import { domainToASCII } from 'node:url';
 import wildcardDomains from 'disposable-email-domains/wildcard.json';
+import { SortedNames } from './sorted-names';
 
-const exact = new Set<string>(disposableDomains);
-const wildcards = new Set<string>(wildcardDomains);
+/**
+ * The list's names as addresses are compared: lower case and ASCII (an internationalised name in
+ * its xn-- form), as `normaliseEmail` writes a domain. A name that has no such form is dropped.
+ */
+const asCompared = (names: readonly string[]) =>
+  names
+    .map((name) => (/^[a-z0-9.-]+$/.test(name) ? name : domainToASCII(name.trim().toLowerCase())))
+    .filter((name) => name !== '');
+
+let exact: SortedNames | undefined;
+const wildcards = new Set(asCompared(wildcardDomains));
+
+/**
+ * The ~120,000 exact names, read on first use. Read from the file rather than imported: an
+ * imported JSON array stays in the module cache, 120,000 strings on the heap for good.
+ */
+function exactNames(): SortedNames {
+  exact ??= new SortedNames(
+    asCompared(JSON.parse(readFileSync(require.resolve('disposable-email-domains/index.json'), 'utf8')) as string[]),
+  );
+  return exact;
+}
 
 /** `a.b.c` -> ['a.b.c', 'b.c', 'c']: a wildcard entry covers every name below it. */
 const suffixes = (domain: string) =>
   domain.split('.').map((_, index, labels) => labels.slice(index).join('.'));
 
 /**
- * Whether `domain` belongs to a known disposable provider (the maintained list and its wildcard
- * list), unless the operator's allow-list names it or a parent of it.
+ * Whether `domain` (lower case, ASCII: `normaliseEmail`'s form) belongs to a known disposable
+ * provider (the maintained list and its wildcard list), unless the operator's allow-list names it
+ * or a parent of it.
  */
 export function isDisposableDomain(domain: string, allowList: readonly string[]): boolean {
   const names = suffixes(domain.toLowerCase());
   if (names.some((name) => allowList.includes(name))) return false;
-  return exact.has(domain) || names.some((name) => wildcards.has(name));
+  return exactNames().has(domain.toLowerCase()) || names.some((name) => wildcards.has(name));
+}
+
+/** Reads the list now, so the first address checked does not wait for it (~0.1 s). */
+export function loadDisposableDomains(): void {
+  exactNames();
 }

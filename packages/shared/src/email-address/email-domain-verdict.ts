@@ -1,6 +1,6 @@
 import { emailDomainRejected, emailInvalid } from './email-address.errors';
 import { normaliseEmail } from './address-rule';
-import { isDisposableDomain } from './disposable-domains';
+import { isDisposableDomain, loadDisposableDomains } from './disposable-domains';
 import type { DomainVerdictCache } from './domain-verdict-cache';
 import type { MailDomainDns } from './mail-domain-dns';
 
@@ -30,6 +30,7 @@ export function createEmailDomainValidator(deps: {
   observe?: (observation: DomainCheckObservation) => void;
 }): EmailDomainValidator {
   const observe = deps.observe ?? (() => undefined);
+  loadDisposableDomains();
   return {
     async validate(email) {
       const normalised = normaliseEmail(email);
