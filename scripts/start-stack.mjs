@@ -39,8 +39,10 @@ const node = (script) => ['--enable-source-maps', '--require', './dist/instrumen
 const backend = (script) => ['--max-old-space-size=128', ...node(script)];
 // The gateway lets its old space grow to twice what a collection kept (V8 allows 1.3x under a
 // 128 MiB cap): a full collection every few seconds instead of every 1-3 under load, the pauses
-// the public tail is made of (docs/decisions.md, "Session 38: the gateway's old generation").
-const gateway = (script) => ['--heap-growing-percent=100', ...backend(script)];
+// the public tail is made of (docs/decisions.md, "Session 38: the gateway's old generation"). And
+// it allocates nothing straight into the old space: V8 had taken its requests' short-lived objects
+// for long-lived ones, and filled the old space with them (docs/decisions.md, "Session 46").
+const gateway = (script) => ['--heap-growing-percent=100', '--no-allocation-site-pretenuring', ...backend(script)];
 // Automation's sending settings, which the gateway shares: it sends the first email of an event it
 // enrols (FIRST_EMAILS_SENT_BY=gateway), with the same server, links and secret as automation.
 const sending = { PUBLIC_BASE_URL: publicBaseUrl, ...(localInbox ? { SMTP_URL: `smtp://127.0.0.1:${ports.inboxSmtp}` } : {}) };

@@ -31,9 +31,13 @@ export interface Stack {
   services: ServiceProcess[];
 }
 
-/** As `npm start` and the images run the back-end services (scripts/start-stack.mjs), the gateway's old space let grow 2x. */
+/**
+ * As `npm start` and the images run the back-end services (scripts/start-stack.mjs): the gateway's
+ * old space let grow 2x, and no allocation site pretenured.
+ */
 const SERVICE_NODE_ARGS = ['--max-old-space-size=128'];
-const nodeArgsOf = (name: string) => (name === 'gateway' ? ['--heap-growing-percent=100', ...SERVICE_NODE_ARGS] : SERVICE_NODE_ARGS);
+const GATEWAY_NODE_ARGS = ['--heap-growing-percent=100', '--no-allocation-site-pretenuring', ...SERVICE_NODE_ARGS];
+const nodeArgsOf = (name: string) => (name === 'gateway' ? GATEWAY_NODE_ARGS : SERVICE_NODE_ARGS);
 const serviceScript = (name: string) => path.join(REPO_ROOT, 'services', name, 'dist', 'main.js');
 /** What `--instances N` multiplies: the request and sending path. Campaigns, webhooks stay single. */
 const SCALED_SERVICES = new Set(['gateway', 'contacts', 'automation']);
