@@ -36,9 +36,10 @@ const suffixes = (domain: string) =>
  * or a parent of it.
  */
 export function isDisposableDomain(domain: string, allowList: readonly string[]): boolean {
-  const names = suffixes(domain.toLowerCase());
+  const compared = domain.toLowerCase();
+  const names = suffixes(compared);
   if (names.some((name) => allowList.includes(name))) return false;
-  return exactNames().has(domain.toLowerCase()) || names.some((name) => wildcards.has(name));
+  return exactNames().has(compared) || names.some((name) => wildcards.has(name));
 }
 
 /** Reads the list now, so the first address checked does not wait for it (~0.1 s). */
