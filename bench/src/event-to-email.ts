@@ -42,9 +42,8 @@ export async function measureEventToEmail(options: {
 }): Promise<EventToEmailResult> {
   const tag = `.${options.runId}.r${options.ratePerS}@${BENCH_DOMAIN}`;
   const email = (index: number) => `signup${index}${tag}`;
-  const scheduledAt = new Map<string, number>();
-  const answeredAt = new Map<string, number>();
-  const sentAt = new Map<string, number>();
+  /** Each accepted sign-up's times from the generator, by recipient. */
+  const answered = new Map<string, Pick<SignupTimes, 'scheduled' | 'sent' | 'accepted'>>();
   const arrivals = new SinkArrivals(options.sink, (recipient) => recipient.endsWith(tag));
   const ingest = await runOpenLoop(
     options.eventsUrl,
@@ -63,17 +62,15 @@ export async function measureEventToEmail(options: {
     {
       onResponse: ({ index, status, scheduledAtMs, sentAtMs, answeredAtMs }) => {
         if (status < 200 || status > 299) return;
-        scheduledAt.set(email(index), scheduledAtMs);
-        sentAt.set(email(index), sentAtMs);
-        answeredAt.set(email(index), answeredAtMs);
+        answered.set(email(index), { scheduled: scheduledAtMs, sent: sentAtMs, accepted: answeredAtMs });
       },
     },
   );
-  await arrivals.waitFor(scheduledAt.size, options.stragglerWaitMs);
+  await arrivals.waitFor(answered.size, options.stragglerWaitMs);
   const latencies: number[] = [];
-  for (const [recipient, due] of scheduledAt) {
+  for (const [recipient, { scheduled }] of answered) {
     const received = arrivals.receivedAt.get(recipient);
-    if (received !== undefined) latencies.push(received - due);
+    if (received !== undefined) latencies.push(received - scheduled);
   }
   let stages: StageFigures[] | undefined;
   if (options.stages) {
@@ -81,20 +78,20 @@ export async function measureEventToEmail(options: {
     await new Promise((resolve) => setTimeout(resolve, OUTCOME_COMMIT_WAIT_MS));
     const stored = await readStoredStageTimes(options.stages.env, options.stages.accountId, tag);
     const signups: SignupTimes[] = [];
-    for (const [recipient, scheduled] of scheduledAt) {
+    for (const [recipient, times] of answered) {
       const arrived = arrivals.receivedAt.get(recipient);
-      signups.push({ ...stored.get(recipient), scheduled, sent: sentAt.get(recipient)!, accepted: answeredAt.get(recipient)!, ...(arrived === undefined ? {} : { arrived }) });
+      signups.push({ ...stored.get(recipient), ...times, ...(arrived === undefined ? {} : { arrived }) });
     }
     stages = stageBreakdown(signups);
   }
   return {
     ratePerS: options.ratePerS,
     events: ingest.sent,
-    accepted: scheduledAt.size,
+    accepted: answered.size,
     non2xx: ingest.non2xx,
     errors: ingest.errors,
     arrived: latencies.length,
-    missing: scheduledAt.size - latencies.length,
+    missing: answered.size - latencies.length,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     maxMs: latencies.length > 0 ? Math.max(...latencies) : Number.NaN,

@@ -20,6 +20,9 @@ export interface NormalisedEmail {
   domain: string;
 }
 
+/** A domain as addresses store it: lower case, in ASCII (an IDN as punycode); empty when it has no such form. */
+export const normaliseDomain = (domain: string): string => domainToASCII(domain.toLowerCase());
+
 /**
  * The one address rule: trim surrounding spaces, refuse control characters, keep the local part as
  * given, lower-case and IDNA-normalise the domain, then check the shape and RFC 5321's lengths.
@@ -32,7 +35,7 @@ export function normaliseEmail(input: string): NormalisedEmail | undefined {
   if (at <= 0 || at !== trimmed.indexOf('@')) return undefined;
   const local = trimmed.slice(0, at);
   if (local.length > MAX_LOCAL_PART_LENGTH || !LOCAL_PART.test(local)) return undefined;
-  const domain = domainToASCII(trimmed.slice(at + 1).toLowerCase());
+  const domain = normaliseDomain(trimmed.slice(at + 1));
   if (!domain || domain.length > MAX_DOMAIN_LENGTH) return undefined;
   const labels = domain.split('.');
   if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return undefined;

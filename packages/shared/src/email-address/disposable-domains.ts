@@ -1,16 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { domainToASCII } from 'node:url';
 import wildcardDomains from 'disposable-email-domains/wildcard.json';
+import { normaliseDomain } from './address-rule';
 import { SortedNames } from './sorted-names';
 
-/**
- * The list's names as addresses are compared: lower case and ASCII (an internationalised name in
- * its xn-- form), as `normaliseEmail` writes a domain. A name that has no such form is dropped.
- */
-const asCompared = (names: readonly string[]) =>
-  names
-    .map((name) => (/^[a-z0-9.-]+$/.test(name) ? name : domainToASCII(name.trim().toLowerCase())))
-    .filter((name) => name !== '');
+/** The list's names as addresses are compared (`normaliseDomain`); a name that has no such form is dropped. */
+const asCompared = (names: readonly string[]) => names.map(normaliseDomain).filter((name) => name !== '');
 
 let exact: SortedNames | undefined;
 const wildcards = new Set(asCompared(wildcardDomains));
