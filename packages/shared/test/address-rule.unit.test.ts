@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { domainToASCII } from 'node:url';
-import { emailDomain, emailKey, isDisposableDomain, isWellFormedEmail, normaliseEmail } from '../src/email-address/index';
+import { emailDomain, emailKey, isDisposableDomain, isWellFormedEmail, normaliseDomain, normaliseEmail } from '../src/email-address/index';
+import { namesOfJsonArray } from '../src/email-address/json-name-list';
 import { SortedNames } from '../src/email-address/sorted-names';
 
 describe('the address rule', () => {
@@ -47,7 +48,7 @@ describe('the address rule', () => {
 });
 
 describe('sorted names', () => {
-  const names = new SortedNames(['mid.example', 'a.example', 'zz.example', 'xn--n-kgaa.example', 'a.example']);
+  const names = SortedNames.of(['mid.example', 'a.example', 'zz.example', 'xn--n-kgaa.example', 'a.example']);
 
   it('finds each name, the first and last in order included, once however often it was given', () => {
     expect(names.size).toBe(4);
@@ -56,12 +57,30 @@ describe('sorted names', () => {
 
   it('finds no name it was not given, a prefix, an extension or a Unicode spelling of one included', () => {
     for (const name of ['', 'a', 'a.exampl', 'a.examplex', 'b.example', 'zzz.example', 'ünï.example']) expect(names.has(name)).toBe(false);
-    expect(new SortedNames([]).has('a.example')).toBe(false);
+    expect(SortedNames.of([]).has('a.example')).toBe(false);
   });
 
   it('refuses a name outside ASCII, whose order as a string is not its bytes\' order', () => {
-    expect(() => new SortedNames(['a.example', 'ünï.example'])).toThrow(/ASCII/);
+    expect(() => SortedNames.of(['a.example', 'ünï.example'])).toThrow(/ASCII/);
   });
+});
+
+describe('a name list read from its JSON bytes', () => {
+  const read = (json: string) => SortedNames.fromRanges(namesOfJsonArray(Buffer.from(json), normaliseDomain));
+
+  it('holds plain names as given, and others as the normalising function writes them', () => {
+    const names = read(' [ "zz.example", "Upper.Example",\n"b\\u00fccher.example" , "a.example","instágram.com", "a.example", "" ] ');
+    expect(names.size).toBe(5);
+    for (const name of ['a.example', 'zz.example', 'upper.example', 'xn--bcher-kva.example', 'xn--instgram-cza.com'])
+      expect(names.has(name)).toBe(true);
+    expect(names.has('Upper.Example')).toBe(false);
+    expect(read('[]').size).toBe(0);
+  });
+
+  it.each(['', '{}', '["a.example"', '["a.example",]', '["a.example" "b.example"]', '["a.example"] x', '[1]', '["a.example'])(
+    'refuses %j, which is not a JSON array of strings',
+    (json) => expect(() => read(json)).toThrow(/JSON/),
+  );
 });
 
 describe('disposable domains', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import wildcardDomains from 'disposable-email-domains/wildcard.json';
 import { normaliseDomain } from './address-rule';
+import { namesOfJsonArray } from './json-name-list';
 import { SortedNames } from './sorted-names';
 
 /** The list's names as addresses are compared (`normaliseDomain`); a name that has no such form is dropped. */
@@ -10,12 +11,12 @@ let exact: SortedNames | undefined;
 const wildcards = new Set(asCompared(wildcardDomains));
 
 /**
- * The ~120,000 exact names, read on first use. Read from the file rather than imported: an
- * imported JSON array stays in the module cache, 120,000 strings on the heap for good.
+ * The ~120,000 exact names, read on first use, from the file's bytes into the sorted buffer. An
+ * imported JSON array would stay in the module cache, 120,000 strings on the heap for good.
  */
 function exactNames(): SortedNames {
-  exact ??= new SortedNames(
-    asCompared(JSON.parse(readFileSync(require.resolve('disposable-email-domains/index.json'), 'utf8')) as string[]),
+  exact ??= SortedNames.fromRanges(
+    namesOfJsonArray(readFileSync(require.resolve('disposable-email-domains/index.json')), normaliseDomain),
   );
   return exact;
 }

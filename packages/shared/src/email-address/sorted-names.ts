@@ -1,26 +1,75 @@
+/** Names as byte ranges of one buffer: name i is source[starts[i], ends[i]). */
+export interface NameRanges {
+  source: Buffer;
+  starts: Uint32Array;
+  ends: Uint32Array;
+}
+
+/** Byte order of two ranges of one buffer, in JavaScript: a call into Buffer#compare costs more than the bytes. */
+function compareBytes(source: Buffer, aStart: number, aEnd: number, bStart: number, bEnd: number): number {
+  const shorter = Math.min(aEnd - aStart, bEnd - bStart);
+  for (let offset = 0; offset < shorter; offset++) {
+    const difference = source[aStart + offset]! - source[bStart + offset]!;
+    if (difference !== 0) return difference;
+  }
+  return aEnd - aStart - (bEnd - bStart);
+}
+
 /**
  * A fixed set of ASCII names held as one sorted buffer, looked up by bisection. A `Set` of
  * ~120,000 strings is 120,000 heap objects that every full garbage collection marks; this is two
  * objects whose bytes live outside V8's heap (docs/performance.md, "Session 46").
  */
 export class SortedNames {
-  private readonly bytes: Buffer;
-  /** Name i is bytes[starts[i], starts[i + 1]); one more entry than names. */
-  private readonly starts: Uint32Array;
+  private constructor(
+    private readonly bytes: Buffer,
+    /** Name i is bytes[starts[i], starts[i + 1]); one more entry than names. */
+    private readonly starts: Uint32Array,
+  ) {}
 
   /** ASCII names only (a domain in its xn-- form): their sort order is then their bytes' order. */
-  constructor(names: Iterable<string>) {
-    const sorted = [...new Set(names)].sort();
-    const nonAscii = sorted.find((name) => Buffer.byteLength(name) !== name.length);
+  static of(names: Iterable<string>): SortedNames {
+    const list = [...names];
+    const nonAscii = list.find((name) => Buffer.byteLength(name) !== name.length);
     if (nonAscii !== undefined) throw new Error(`SortedNames takes ASCII names only, not ${JSON.stringify(nonAscii)}`);
-    this.starts = new Uint32Array(sorted.length + 1);
-    this.bytes = Buffer.allocUnsafeSlow(sorted.reduce((length, name) => length + name.length, 0));
+    const starts = new Uint32Array(list.length);
+    const ends = new Uint32Array(list.length);
     let end = 0;
-    sorted.forEach((name, index) => {
-      this.starts[index] = end;
-      end += this.bytes.write(name, end, 'latin1');
+    list.forEach((name, index) => {
+      starts[index] = end;
+      ends[index] = end += name.length;
     });
-    this.starts[sorted.length] = end;
+    return SortedNames.fromRanges({ source: Buffer.from(list.join(''), 'latin1'), starts, ends });
+  }
+
+  /**
+   * Names already in bytes (ASCII), sorted and deduplicated here without one string per name:
+   * a list read from a file never becomes 120,000 short-lived heap strings.
+   */
+  static fromRanges({ source, starts, ends }: NameRanges): SortedNames {
+    // Typed arrays and byte loops only: no heap object per name, not even a short-lived one.
+    const compare = (a: number, b: number) => compareBytes(source, starts[a]!, ends[a]!, starts[b]!, ends[b]!);
+    const order = new Uint32Array(starts.length).map((_, index) => index);
+    if (order.some((name, index) => index > 0 && compare(order[index - 1]!, name) > 0)) order.sort(compare);
+    let kept = 0;
+    let length = 0;
+    for (let index = 0; index < order.length; index++) {
+      const name = order[index]!;
+      if (kept > 0 && compare(order[kept - 1]!, name) === 0) continue;
+      order[kept++] = name;
+      length += ends[name]! - starts[name]!;
+    }
+
+    const bytes = Buffer.allocUnsafeSlow(length);
+    const packedStarts = new Uint32Array(kept + 1);
+    let end = 0;
+    for (let index = 0; index < kept; index++) {
+      const name = order[index]!;
+      packedStarts[index] = end;
+      for (let at = starts[name]!; at < ends[name]!; at++) bytes[end++] = source[at]!;
+    }
+    packedStarts[kept] = end;
+    return new SortedNames(bytes, packedStarts);
   }
 
   get size(): number {
