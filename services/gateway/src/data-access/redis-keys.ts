@@ -2,8 +2,8 @@
 export const redisKeys = {
   ipWindow: (ip: string) => `gw:rl:ip:${ip}`,
   authFailures: (ip: string) => `gw:bf:${ip}`,
-  keyMinute: (keyId: string) => `gw:rl:km:${keyId}`,
-  keyHour: (keyId: string) => `gw:rl:kh:${keyId}`,
+  /** The key's requests of the last hour; its minute window is the newest part (the name is the hour log's of old). */
+  keyLog: (keyId: string) => `gw:rl:kh:${keyId}`,
   revoked: (keyId: string) => `gw:revoked:${keyId}`,
 };
 

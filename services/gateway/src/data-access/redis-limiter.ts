@@ -21,7 +21,7 @@ export class RedisLimiter {
     private readonly settings: LimitSettings,
   ) {
     // defineCommand sends EVALSHA and falls back to EVAL once if the server lost the script.
-    if (!('gatewayRateLimit' in redis)) redis.defineCommand('gatewayRateLimit', { numberOfKeys: 5, lua: RATE_LIMIT_SCRIPT });
+    if (!('gatewayRateLimit' in redis)) redis.defineCommand('gatewayRateLimit', { numberOfKeys: 4, lua: RATE_LIMIT_SCRIPT });
     this.client = redis as RedisWithLimiter;
   }
 
@@ -32,8 +32,7 @@ export class RedisLimiter {
     const [outcome, limit, remaining, resetMs, nowMs, windowName, blockStarted] = await this.client.gatewayRateLimit(
       redisKeys.ipWindow(request.ip),
       redisKeys.authFailures(request.ip),
-      redisKeys.keyMinute(keyId),
-      redisKeys.keyHour(keyId),
+      redisKeys.keyLog(keyId),
       redisKeys.revoked(keyId),
       member,
       request.mode,
