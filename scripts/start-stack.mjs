@@ -4,6 +4,7 @@
 // with no SMTP_URL, a local inbox captures every email and shows it in a browser.
 // SIGINT/SIGTERM stops them all gracefully; anything still alive after 10 s is killed.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -33,31 +34,29 @@ const secrets = localSecrets(root, env);
 const localInbox = !env.SMTP_URL;
 
 const node = (script) => ['--enable-source-maps', '--require', './dist/instrumentation.js', script];
-// The back-end services keep V8's old space at 128 MiB: left alone, V8 lets garbage pile up to
-// 250 MB before collecting under load (docs/decisions.md, "Memory"). The account app streams
-// imports and exports of any size and keeps V8's default.
-const backend = (script) => ['--max-old-space-size=128', ...node(script)];
-// The gateway lets its old space grow to twice what a collection kept (V8 allows 1.3x under a
-// 128 MiB cap): a full collection every few seconds instead of every 1-3 under load, the pauses
-// the public tail is made of (docs/decisions.md, "Session 38: the gateway's old generation"). And
-// it allocates nothing straight into the old space: V8 had taken its requests' short-lived objects
-// for long-lived ones, and filled the old space with them (docs/decisions.md, "Session 46").
-const gateway = (script) => ['--heap-growing-percent=100', '--no-allocation-site-pretenuring', ...backend(script)];
+// Each service's V8 flags, the same for its image's CMD (a deploy test holds them together) and the
+// benchmark. The back-end services keep V8's old space at 128 MiB: left alone, V8 lets garbage pile
+// up to 250 MB before collecting under load (docs/decisions.md, "Memory"); the account app streams
+// imports and exports of any size and keeps V8's default. The gateway also lets its old space grow
+// to twice what a collection kept, and pretenures nothing (docs/decisions.md, "Session 38: the
+// gateway's old generation" and "Session 46: the gateway pretenures nothing").
+const nodeFlags = JSON.parse(readFileSync(path.join(root, 'scripts/node-flags.json'), 'utf8'));
+const withFlags = (service) => [...nodeFlags[service], ...node('dist/main.js')];
 // Automation's sending settings, which the gateway shares: it sends the first email of an event it
 // enrols (FIRST_EMAILS_SENT_BY=gateway), with the same server, links and secret as automation.
 const sending = { PUBLIC_BASE_URL: publicBaseUrl, ...(localInbox ? { SMTP_URL: `smtp://127.0.0.1:${ports.inboxSmtp}` } : {}) };
 const services = {
-  contacts: { dir: 'services/contacts', args: backend('dist/main.js'), env: { PORT: ports.contacts } },
-  campaigns: { dir: 'services/campaigns', args: backend('dist/main.js'), env: { PORT: ports.campaigns } },
-  webhooks: { dir: 'services/webhooks', args: backend('dist/main.js'), env: { PORT: ports.webhooks } },
+  contacts: { dir: 'services/contacts', args: withFlags('contacts'), env: { PORT: ports.contacts } },
+  campaigns: { dir: 'services/campaigns', args: withFlags('campaigns'), env: { PORT: ports.campaigns } },
+  webhooks: { dir: 'services/webhooks', args: withFlags('webhooks'), env: { PORT: ports.webhooks } },
   automation: {
     dir: 'services/automation',
-    args: backend('dist/main.js'),
+    args: withFlags('automation'),
     env: { PORT: ports.automation, ...sending },
   },
   web: {
     dir: 'services/web',
-    args: node('dist/main.js'),
+    args: withFlags('web'),
     env: {
       PORT: ports.web,
       GATEWAY_INTERNAL_URL: internal('gatewayInternal'),
@@ -69,7 +68,7 @@ const services = {
   },
   gateway: {
     dir: 'services/gateway',
-    args: gateway('dist/main.js'),
+    args: withFlags('gateway'),
     env: {
       GATEWAY_PORT: ports.gateway,
       EVENTS_PORT: ports.events,

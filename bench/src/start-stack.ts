@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultZones, freePort, startDnsTestServer } from '@mailer/shared/testing';
 import { startArrivalSink, type ArrivalSink } from './arrival-sink';
@@ -31,13 +32,13 @@ export interface Stack {
   services: ServiceProcess[];
 }
 
-/**
- * As `npm start` and the images run the back-end services (scripts/start-stack.mjs): the gateway's
- * old space let grow 2x, and no allocation site pretenured.
- */
-const SERVICE_NODE_ARGS = ['--max-old-space-size=128'];
-const GATEWAY_NODE_ARGS = ['--heap-growing-percent=100', '--no-allocation-site-pretenuring', ...SERVICE_NODE_ARGS];
-const nodeArgsOf = (name: string) => (name === 'gateway' ? GATEWAY_NODE_ARGS : SERVICE_NODE_ARGS);
+/** Each service's V8 flags, as `npm start` and the images run it (scripts/node-flags.json). */
+const NODE_FLAGS = JSON.parse(readFileSync(path.join(REPO_ROOT, 'scripts', 'node-flags.json'), 'utf8')) as Record<string, string[]>;
+const nodeArgsOf = (name: string) => {
+  const flags = NODE_FLAGS[name];
+  if (!flags) throw new Error(`scripts/node-flags.json names no flags for ${name}`);
+  return flags;
+};
 const serviceScript = (name: string) => path.join(REPO_ROOT, 'services', name, 'dist', 'main.js');
 /** What `--instances N` multiplies: the request and sending path. Campaigns, webhooks stay single. */
 const SCALED_SERVICES = new Set(['gateway', 'contacts', 'automation']);
