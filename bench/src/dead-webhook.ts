@@ -5,6 +5,7 @@ import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
 import { median } from './percentile';
 import { cli } from './operator-setup';
 import { forgetSinkMessages } from './sink-arrivals';
+import { describeStages } from './stage-breakdown';
 import { startDeadReceiver, startLiveReceiver, type BenchReceiver } from './webhook-receivers';
 
 /** Every type a sign-up event causes (a new contact, its email, the run's end), so each event means deliveries. */
@@ -94,6 +95,8 @@ export async function measureDeadWebhook(options: {
         ratePerS: options.ratePerS,
         seconds: options.seconds,
         stragglerWaitMs: options.stragglerWaitMs,
+        // Where each variant's sign-ups wait: the ratio alone cannot tell which hop an endpoint slows.
+        stages: { env: options.env, accountId: options.account.accountId },
       });
       runs[variant].push(run);
       cpu[variant].push(cpuPerRequest(before, cpuSnapshot(options.pids), run.accepted));
@@ -123,6 +126,12 @@ export const describeVariant = (variant: WebhookVariant, figures: VariantFigures
   `event -> email at 100/s, webhook endpoint ${variant}: p50 ${figures.runs.map((run) => run.p50Ms.toFixed(1)).join(' / ')} ms, ` +
   `p99 ${figures.runs.map((run) => run.p99Ms.toFixed(1)).join(' / ')} ms; ` +
   `CPU µs/event webhooks ${figures.cpuPerEvent.map((cpu) => cpu.processes.webhooks).join(' / ')}, machine ${figures.cpuPerEvent.map((cpu) => cpu.machine).join(' / ')}`;
+
+/** A variant's per-stage breakdown, from its last round. */
+export function describeVariantStages(variant: WebhookVariant, figures: VariantFigures): string | undefined {
+  const stages = figures.runs.at(-1)?.stages;
+  return stages && `webhook endpoint ${variant}, last round:\n${describeStages(stages)}`;
+}
 
 /** The ratios the issue asks about, and the connections that prove both receivers were used. */
 export const describeRatios = (result: DeadWebhookResult): string =>

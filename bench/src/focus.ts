@@ -6,7 +6,7 @@ import { brokerSettler } from './broker-quiet';
 import { measureCampaignSend } from './campaign-send';
 import { measureEventToEmail } from './event-to-email';
 import { Cleanup } from './cleanup';
-import { describeRatios, describeVariant, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
+import { describeRatios, describeVariant, describeVariantStages, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
 import { CLOSED_LOOP_FOCUS, focusClosedLoop, type ClosedLoopFocus } from './focus-closed-loop';
 import { focusDrain } from './focus-drain';
 import { focusEmail } from './focus-email';
@@ -43,6 +43,8 @@ async function main(scenario: Scenario): Promise<string[]> {
       for (const [variant, figures] of Object.entries(result.variants)) {
         log(`${variant} CPU µs/event per process, last round: ${JSON.stringify(figures.cpuPerEvent.at(-1)?.processes)}`);
         log(describeVariant(variant as WebhookVariant, figures));
+        const stages = describeVariantStages(variant as WebhookVariant, figures);
+        if (stages) log(stages);
       }
       log(describeRatios(result));
     } else {

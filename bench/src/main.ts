@@ -10,7 +10,7 @@ import { measureCampaignSend } from './campaign-send';
 import { brokerSettler } from './broker-quiet';
 import { Cleanup } from './cleanup';
 import { runClosedLoopRounds } from './closed-loop-rounds';
-import { describeRatios, describeVariant, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
+import { describeRatios, describeVariant, describeVariantStages, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
 import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
 import { loadTargets } from './load-targets';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
@@ -135,6 +135,10 @@ async function main(): Promise<boolean> {
         if (run.missing > 0) problems.push(`event -> email at 100/s, webhook endpoint ${variant}: ${run.missing} emails never arrived`);
       }
       log(describeVariant(variant as WebhookVariant, figures));
+    }
+    for (const [variant, figures] of Object.entries(deadWebhook.variants)) {
+      const stages = describeVariantStages(variant as WebhookVariant, figures);
+      if (stages) log(stages);
     }
     log(describeRatios(deadWebhook));
     if (deadWebhook.connections.dead === 0) problems.push('dead webhook endpoint: the webhooks service never connected to it');
