@@ -95,8 +95,9 @@ export async function measureDeadWebhook(options: {
         ratePerS: options.ratePerS,
         seconds: options.seconds,
         stragglerWaitMs: options.stragglerWaitMs,
-        // Where each variant's sign-ups wait: the ratio alone cannot tell which hop an endpoint slows.
-        stages: { env: options.env, accountId: options.account.accountId },
+        // Where each variant's sign-ups wait (the ratio alone cannot tell which hop an endpoint
+        // slows), read for the last round only: the only one printed, and each read waits 1 s.
+        ...(round === options.rounds - 1 ? { stages: { env: options.env, accountId: options.account.accountId } } : {}),
       });
       runs[variant].push(run);
       cpu[variant].push(cpuPerRequest(before, cpuSnapshot(options.pids), run.accepted));

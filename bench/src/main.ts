@@ -135,8 +135,6 @@ async function main(): Promise<boolean> {
         if (run.missing > 0) problems.push(`event -> email at 100/s, webhook endpoint ${variant}: ${run.missing} emails never arrived`);
       }
       log(describeVariant(variant as WebhookVariant, figures));
-    }
-    for (const [variant, figures] of Object.entries(deadWebhook.variants)) {
       const stages = describeVariantStages(variant as WebhookVariant, figures);
       if (stages) log(stages);
     }

@@ -78,6 +78,23 @@ describe('rate limits', () => {
     await expectRateLimited(refused);
   });
 
+  it('counts the key\'s minute inside its hour and describes the minute window once it is the nearest', async () => {
+    const perMinute = await startGateway({ ...env(), RATE_LIMIT_KEY_PER_MIN: '5', RATE_LIMIT_KEY_PER_HOUR: '100' });
+    const { plaintext } = await aKey(perMinute.pool);
+    for (let i = 0; i < 5; i++) {
+      const response = await get(perMinute.url, plaintext, uniqueIp());
+      expect(response.status).toBe(200);
+      expect(rateHeaders(response)).toMatchObject({ limit: 5, remaining: 4 - i });
+      expect(rateHeaders(response).reset).toBeLessThanOrEqual(nowSeconds() + 61);
+    }
+    const refused = await get(perMinute.url, plaintext, uniqueIp());
+    const headers = rateHeaders(refused);
+    expect(headers.limit).toBe(5);
+    expect(headers.reset).toBeGreaterThan(nowSeconds() + 50);
+    expect(headers.reset).toBeLessThanOrEqual(nowSeconds() + 61);
+    await expectRateLimited(refused);
+  });
+
   it('never lets 200 parallel requests of one key past a limit of 50', async () => {
     const tight = await startGateway({ ...env(), RATE_LIMIT_KEY_PER_MIN: '50' });
     const { plaintext } = await aKey(tight.pool);

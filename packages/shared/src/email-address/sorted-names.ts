@@ -27,21 +27,6 @@ export class SortedNames {
     private readonly starts: Uint32Array,
   ) {}
 
-  /** ASCII names only (a domain in its xn-- form): their sort order is then their bytes' order. */
-  static of(names: Iterable<string>): SortedNames {
-    const list = [...names];
-    const nonAscii = list.find((name) => Buffer.byteLength(name) !== name.length);
-    if (nonAscii !== undefined) throw new Error(`SortedNames takes ASCII names only, not ${JSON.stringify(nonAscii)}`);
-    const starts = new Uint32Array(list.length);
-    const ends = new Uint32Array(list.length);
-    let end = 0;
-    list.forEach((name, index) => {
-      starts[index] = end;
-      ends[index] = end += name.length;
-    });
-    return SortedNames.fromRanges({ source: Buffer.from(list.join(''), 'latin1'), starts, ends });
-  }
-
   /**
    * Names already in bytes (ASCII), sorted and deduplicated here without one string per name:
    * a list read from a file never becomes 120,000 short-lived heap strings.
