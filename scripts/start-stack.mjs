@@ -39,7 +39,9 @@ const node = (script) => ['--enable-source-maps', '--require', './dist/instrumen
 // up to 250 MB before collecting under load (docs/decisions.md, "Memory"); the account app streams
 // imports and exports of any size and keeps V8's default. The gateway also lets its old space grow
 // to twice what a collection kept, and pretenures nothing (docs/decisions.md, "Session 38: the
-// gateway's old generation" and "Session 46: the gateway pretenures nothing").
+// gateway's old generation" and "Session 46: the gateway pretenures nothing"). None of them runs
+// V8's memory reducer, whose compactions of an idle heap land in the middle of the next traffic
+// (docs/decisions.md, "Session 48: no memory reducer in the back-end services").
 const nodeFlags = JSON.parse(readFileSync(path.join(root, 'scripts/node-flags.json'), 'utf8'));
 const withFlags = (service) => [...nodeFlags[service], ...node('dist/main.js')];
 // Automation's sending settings, which the gateway shares: it sends the first email of an event it

@@ -1,5 +1,6 @@
 import amqp from 'amqplib';
 import { QUEUES, deadLetterQueueName } from '@mailer/shared';
+import { collectOwnGarbage } from './own-garbage';
 
 const POLL_MS = 200;
 /** Before a scenario, queues must stay empty this long: outbox relays poll every 500 ms, so a gap can hide work in flight. */
@@ -68,8 +69,10 @@ export function brokerSettler(amqpUrl: string, namespace: string) {
     async drained(): Promise<number> {
       return (await waitForQuietBroker(amqpUrl, namespace, 0)).waitedMs;
     },
+    /** Until the queues stayed empty a moment, then the benchmark's own garbage is collected. */
     async before(scenario: string): Promise<void> {
       const quiet = await waitForQuietBroker(amqpUrl, namespace, SETTLED_FOR_MS);
+      collectOwnGarbage();
       waits.push({ before: scenario, ...quiet });
       if (quiet.waitedMs > 1000)
         process.stderr.write(

@@ -22,6 +22,7 @@ export * from './db/ensure-database';
 export * from './db/migrate';
 export * from './db/transaction';
 export * from './db/simple-query';
+export * from './db/columns';
 export * from './batching/group-commit';
 export * from './batching/one-per-owner';
 export * from './batching/chunks';

@@ -1,4 +1,4 @@
-import { currentTraceparent, type ContactSnapshot, type Pool } from '@mailer/shared';
+import { columnsOf, currentTraceparent, type ContactSnapshot, type Pool } from '@mailer/shared';
 import { findContact, PROJECTED_COLUMNS, type ProjectedContact } from './contacts.repository';
 import { triggeredFingerprintSql } from './workflows.repository';
 import type { ClaimedSend } from './sends.repository';
@@ -167,16 +167,17 @@ export async function enrolFromEvent(pool: Pool, input: EventEnrolment): Promise
       input.eventId,
       input.eventName,
       JSON.stringify(input.properties),
-      matched.map((m) => m.workflowId),
-      matched.map((m) => m.firstStep?.stepId ?? null),
-      matched.map((m) => m.firstStep?.stepIndex ?? null),
-      matched.map((m) => m.firstStep?.messageId ?? null),
-      matched.map((m) => m.firstStep?.delayMs ?? 0),
-      matched.map((m) => (m.firstStep?.delayMs === 0 ? (m.claimFor ?? null) : null)),
+      ...columnsOf(matched, [
+        (m) => m.workflowId,
+        (m) => m.firstStep?.stepId ?? null,
+        (m) => m.firstStep?.stepIndex ?? null,
+        (m) => m.firstStep?.messageId ?? null,
+        (m) => m.firstStep?.delayMs ?? 0,
+        (m) => (m.firstStep?.delayMs === 0 ? (m.claimFor ?? null) : null),
+      ]),
       currentTraceparent(),
       input.leaseMs,
-      input.notMatched.map((n) => n.workflowId),
-      input.notMatched.map((n) => n.reason),
+      ...columnsOf(input.notMatched, [(n) => n.workflowId, (n) => n.reason]),
       contact.suppression ?? null,
       input.workflowsFingerprint ?? null,
     ],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool, PoolClient } from '@mailer/shared';
+import { columnsOf, type Pool, type PoolClient } from '@mailer/shared';
 import type { LogOutcome } from './delivery-log.repository';
 import type { OutboxFact } from './outbox.repository';
 import type { ClaimedSend, SendOutcome } from './sends.repository';
@@ -36,7 +36,6 @@ export interface TracedSendOutcomeRecord extends SendOutcomeRecord {
  * records' order, whether each was recorded.
  */
 export async function recordSendOutcomes(db: Pool | PoolClient, records: TracedSendOutcomeRecord[]): Promise<boolean[]> {
-  const column = <V>(value: (record: TracedSendOutcomeRecord) => V) => records.map(value);
   const facts = records.flatMap((record, index) => record.facts.map((fact) => ({ n: index + 1, fact })));
   const { rows } = await db.query<{ id: string }>({
     name: 'automation.record-send-outcomes',
@@ -78,32 +77,31 @@ export async function recordSendOutcomes(db: Pool | PoolClient, records: TracedS
        ON CONFLICT ON CONSTRAINT sends_once_key DO NOTHING)
      SELECT id FROM outcome`,
     values: [
-      column((r) => r.send.id),
-      column((r) => r.send.attempts),
-      column((r) => r.outcome.state),
-      column((r) => r.outcome.reason ?? null),
-      column((r) => r.outcome.error ?? null),
-      column((r) => r.outcome.smtpResponse ?? null),
-      column((r) => r.outcome.retryInMs ?? 0),
-      column((r) => r.traceparent),
-      column((r) => r.send.account_id),
-      column((r) => r.send.contact_id),
-      column((r) => r.log.email ?? null),
-      column((r) => r.send.workflow_id),
-      column((r) => r.send.step_id),
-      column((r) => r.log.outcome),
-      column((r) => r.log.reason ?? null),
-      column((r) => r.send.message_id),
-      column((r) => r.markBounced),
-      column((r) => r.send.run_id),
-      column((r) => r.next?.stepId ?? null),
-      column((r) => r.next?.stepIndex ?? null),
-      column((r) => r.next?.messageId ?? null),
-      column((r) => r.next?.delayMs ?? 0),
-      facts.map((entry) => entry.n),
-      facts.map(() => randomUUID()),
-      facts.map((entry) => entry.fact.type),
-      facts.map((entry) => JSON.stringify(entry.fact.payload)),
+      ...columnsOf<TracedSendOutcomeRecord>(records, [
+        (r) => r.send.id,
+        (r) => r.send.attempts,
+        (r) => r.outcome.state,
+        (r) => r.outcome.reason ?? null,
+        (r) => r.outcome.error ?? null,
+        (r) => r.outcome.smtpResponse ?? null,
+        (r) => r.outcome.retryInMs ?? 0,
+        (r) => r.traceparent,
+        (r) => r.send.account_id,
+        (r) => r.send.contact_id,
+        (r) => r.log.email ?? null,
+        (r) => r.send.workflow_id,
+        (r) => r.send.step_id,
+        (r) => r.log.outcome,
+        (r) => r.log.reason ?? null,
+        (r) => r.send.message_id,
+        (r) => r.markBounced,
+        (r) => r.send.run_id,
+        (r) => r.next?.stepId ?? null,
+        (r) => r.next?.stepIndex ?? null,
+        (r) => r.next?.messageId ?? null,
+        (r) => r.next?.delayMs ?? 0,
+      ]),
+      ...columnsOf(facts, [(entry) => entry.n, () => randomUUID(), (entry) => entry.fact.type, (entry) => JSON.stringify(entry.fact.payload)]),
     ],
   });
   const recorded = new Set(rows.map((row) => Number(row.id)));

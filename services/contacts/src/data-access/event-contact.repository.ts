@@ -1,4 +1,4 @@
-import { contactCreatedV1, type MessageOf } from '@mailer/shared';
+import { columnsOf, contactCreatedV1, type MessageOf } from '@mailer/shared';
 import { emailKey } from '@mailer/shared';
 import type { ContactRow, SuppressionReason } from '../domain/contact';
 import { CONTACT_COLUMNS, tagsOfContact } from './contacts.repository';
@@ -106,14 +106,16 @@ export async function createOrReadUnchangedContactsForEvents(
      UNION ALL
      SELECT u.*, ${tagsOfContact('u')}, (SELECT reason FROM suppressed WHERE suppressed.n = u.n) FROM unchanged u`,
     values: [
-      events.map((event) => event.messageKey),
-      events.map((event) => event.accountId),
-      events.map((event) => event.email),
-      events.map((event) => event.first_name),
-      events.map((event) => event.last_name),
-      events.map((event) => JSON.stringify(contactCreatedV1.schema.parse(event.fact))),
-      events.map((event) => event.traceparent),
-      events.map((event) => emailKey(event.email)),
+      ...columnsOf(events, [
+        (event) => event.messageKey,
+        (event) => event.accountId,
+        (event) => event.email,
+        (event) => event.first_name,
+        (event) => event.last_name,
+        (event) => JSON.stringify(contactCreatedV1.schema.parse(event.fact)),
+        (event) => event.traceparent,
+        (event) => emailKey(event.email),
+      ]),
       contactCreatedV1.type,
     ],
   });
