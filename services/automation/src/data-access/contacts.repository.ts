@@ -1,4 +1,4 @@
-import type { ContactSnapshot, Pool, PoolClient, SuppressionReason } from '@mailer/shared';
+import { columnsOf, type ContactSnapshot, type Pool, type PoolClient, type SuppressionReason } from '@mailer/shared';
 
 /** The projection of one contact, as automation last learned it. */
 export interface ProjectedContact {
@@ -53,19 +53,19 @@ export async function applyContactSnapshots(client: Queryable, facts: readonly S
            suppression = EXCLUDED.suppression,
            custom_properties = EXCLUDED.custom_properties, fact_at = EXCLUDED.fact_at, updated_at = now()
        WHERE contacts.fact_at <= EXCLUDED.fact_at`,
-    values: [
-      rows.map((fact) => fact.accountId),
-      rows.map((fact) => fact.contact.id),
-      rows.map((fact) => fact.contact.email),
-      rows.map((fact) => fact.contact.first_name),
-      rows.map((fact) => fact.contact.last_name),
-      rows.map((fact) => fact.contact.subscribed),
-      rows.map((fact) => fact.contact.bounced),
-      rows.map((fact) => JSON.stringify(fact.contact.tags)),
-      rows.map((fact) => JSON.stringify(fact.contact.custom_properties)),
-      rows.map((fact) => fact.factAt),
-      rows.map((fact) => fact.contact.suppression ?? null),
-    ],
+    values: columnsOf(rows, [
+      (fact) => fact.accountId,
+      (fact) => fact.contact.id,
+      (fact) => fact.contact.email,
+      (fact) => fact.contact.first_name,
+      (fact) => fact.contact.last_name,
+      (fact) => fact.contact.subscribed,
+      (fact) => fact.contact.bounced,
+      (fact) => JSON.stringify(fact.contact.tags),
+      (fact) => JSON.stringify(fact.contact.custom_properties),
+      (fact) => fact.factAt,
+      (fact) => fact.contact.suppression ?? null,
+    ]),
   });
 }
 
