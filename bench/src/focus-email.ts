@@ -1,12 +1,10 @@
 import type { FocusContext } from './focus-context';
 import { cpuPerRequest, cpuSnapshot } from './cpu-meter';
-import { measureEventToEmail } from './event-to-email';
+import { describeWarmUp, EMAIL_WARM_UP_SECONDS, measureEventToEmail } from './event-to-email';
 import { checkResponses } from './response-check';
 import { seedContacts } from './seed-contacts';
 import { forgetSinkMessages } from './sink-arrivals';
 import { describeStages } from './stage-breakdown';
-
-const WARM_UP_SECONDS = 5;
 
 /**
  * Event -> email at BENCH_FOCUS_EMAIL_RATE a second (100) for BENCH_EMAIL_SECONDS with its per-stage breakdown, on an
@@ -20,7 +18,7 @@ export async function focusEmail(options: FocusContext): Promise<string[]> {
   // gateway would plan its lookups on an empty table and scan the account (docs/performance.md, "Session 44").
   const seeded = await seedContacts(stack.env, account.accountId, config.contacts);
   log(`${seeded.count} contacts seeded in ${seeded.seconds.toFixed(1)} s`);
-  await measureEventToEmail({ ...common, runId: `${stack.names.id}.warm-up`, seconds: WARM_UP_SECONDS });
+  log(describeWarmUp(await measureEventToEmail({ ...common, runId: `${stack.names.id}.warm-up`, seconds: EMAIL_WARM_UP_SECONDS })));
   forgetSinkMessages(stack.sink);
   await options.settler.before(`event -> email at ${rate}/s`);
   const pids = new Map(stack.services.map((service) => [service.name, service.pid]));

@@ -11,7 +11,7 @@ import { brokerSettler } from './broker-quiet';
 import { Cleanup } from './cleanup';
 import { runClosedLoopRounds } from './closed-loop-rounds';
 import { describeRatios, describeVariant, describeVariantStages, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
-import { measureEventToEmail, type EventToEmailResult } from './event-to-email';
+import { describeWarmUp, EMAIL_WARM_UP_SECONDS, measureEventToEmail, type EventToEmailResult } from './event-to-email';
 import { loadTargets } from './load-targets';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
 import { openLoopAtHalf } from './open-loop-at-half';
@@ -26,7 +26,6 @@ import { writeReport } from './write-report';
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const IDLE_SETTLE_MS = 2000;
-const EMAIL_WARM_UP_SECONDS = 5;
 
 async function main(): Promise<boolean> {
   const config = loadBenchConfig();
@@ -74,10 +73,10 @@ async function main(): Promise<boolean> {
     const openEvents = await openLoopAtHalf(openLoop, 'ingestEvent', medianReqPerS.ingestEvent);
 
     // The closed and open loops sent events no workflow matches: the sign-up path (enrolment,
-    // rendering, the SMTP pool's connections) runs here for the first time. A few seconds of the
-    // same load unrecorded, as the focus run and the webhook rounds do, so the first rate measures
-    // the path and not its start-up.
-    await measureEventToEmail({
+    // rendering, the SMTP pool's connections) runs here for the first time. The same load
+    // unrecorded until V8 has optimized it, as the focus run does, so the first rate measures the
+    // path and not its start-up.
+    const warmUp = await measureEventToEmail({
       sink: stack.sink,
       eventsUrl: stack.eventsUrl,
       apiKey: account.apiKey,
@@ -86,6 +85,7 @@ async function main(): Promise<boolean> {
       seconds: EMAIL_WARM_UP_SECONDS,
       stragglerWaitMs: config.stragglerWaitMs,
     });
+    log(describeWarmUp(warmUp));
     const eventToEmail: EventToEmailResult[] = [];
     for (const ratePerS of config.emailRates) {
       forgetSinkMessages(stack.sink);
