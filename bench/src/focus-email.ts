@@ -8,7 +8,7 @@ import { describeStages } from './stage-breakdown';
 
 /**
  * Event -> email at BENCH_FOCUS_EMAIL_RATE a second (100) for BENCH_EMAIL_SECONDS with its per-stage breakdown, on an
- * account holding the seeded contacts and after a few seconds of the same load unrecorded, as the full run does before its first rate.
+ * account holding the seeded contacts and after EMAIL_WARM_UP_SECONDS of the same load unrecorded, as the full run does before its first rate.
  */
 export async function focusEmail(options: FocusContext): Promise<string[]> {
   const { config, stack, account, log } = options;
