@@ -17,12 +17,7 @@ const OUTCOME_COMMIT_WAIT_MS = 1000;
  * "Session 49"). The window measures the path as it runs from then on, not its start-up; the
  * warm-up's own figures are printed beside it.
  */
-export const EMAIL_WARM_UP_SECONDS = 20;
-
-/** The warm-up's line: its own p50 and p99, so the start-up the window leaves out shows. */
-export function describeWarmUp(run: EventToEmailResult): string {
-  return `event -> email warm-up at ${run.ratePerS}/s (${EMAIL_WARM_UP_SECONDS} s, not counted): ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`;
-}
+const EMAIL_WARM_UP_SECONDS = 20;
 
 export interface EventToEmailResult {
   ratePerS: number;
@@ -40,11 +35,7 @@ export interface EventToEmailResult {
   stages?: StageFigures[];
 }
 
-/**
- * Sign-up events for new addresses at a fixed rate through the gateway's events listener; latency
- * runs from each event's scheduled send time to its welcome email's arrival in the sink.
- */
-export async function measureEventToEmail(options: {
+export interface EventToEmailOptions {
   sink: ArrivalSink;
   eventsUrl: string;
   apiKey: string;
@@ -54,7 +45,24 @@ export async function measureEventToEmail(options: {
   stragglerWaitMs: number;
   /** Read what the services stored about each sign-up afterwards, for the per-stage breakdown. */
   stages?: { env: NodeJS.ProcessEnv; accountId: number };
-}): Promise<EventToEmailResult> {
+}
+
+/** One run's line: its rate, what arrived, p50 and p99; `note` follows the rate. */
+export function describeEventToEmail(run: EventToEmailResult, note = ''): string {
+  return `event -> email at ${run.ratePerS}/s${note}: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`;
+}
+
+/** The sign-ups before the first measured rate, unrecorded (`EMAIL_WARM_UP_SECONDS`); resolves with their line. */
+export async function warmUpSignups(options: Omit<EventToEmailOptions, 'seconds' | 'stages'>): Promise<string> {
+  const run = await measureEventToEmail({ ...options, runId: `${options.runId}.warm-up`, seconds: EMAIL_WARM_UP_SECONDS });
+  return describeEventToEmail(run, ` (warm-up ${EMAIL_WARM_UP_SECONDS} s, not counted)`);
+}
+
+/**
+ * Sign-up events for new addresses at a fixed rate through the gateway's events listener; latency
+ * runs from each event's scheduled send time to its welcome email's arrival in the sink.
+ */
+export async function measureEventToEmail(options: EventToEmailOptions): Promise<EventToEmailResult> {
   const tag = `.${options.runId}.r${options.ratePerS}@${BENCH_DOMAIN}`;
   const email = (index: number) => `signup${index}${tag}`;
   /** Each accepted sign-up's times from the generator, by recipient. */

@@ -1,6 +1,6 @@
 import type { FocusContext } from './focus-context';
 import { cpuPerRequest, cpuSnapshot } from './cpu-meter';
-import { describeWarmUp, EMAIL_WARM_UP_SECONDS, measureEventToEmail } from './event-to-email';
+import { describeEventToEmail, measureEventToEmail, warmUpSignups } from './event-to-email';
 import { checkResponses } from './response-check';
 import { seedContacts } from './seed-contacts';
 import { forgetSinkMessages } from './sink-arrivals';
@@ -8,7 +8,7 @@ import { describeStages } from './stage-breakdown';
 
 /**
  * Event -> email at BENCH_FOCUS_EMAIL_RATE a second (100) for BENCH_EMAIL_SECONDS with its per-stage breakdown, on an
- * account holding the seeded contacts and after EMAIL_WARM_UP_SECONDS of the same load unrecorded, as the full run does before its first rate.
+ * account holding the seeded contacts and after the same warm-up (`warmUpSignups`), as the full run does before its first rate.
  */
 export async function focusEmail(options: FocusContext): Promise<string[]> {
   const { config, stack, account, log } = options;
@@ -18,7 +18,7 @@ export async function focusEmail(options: FocusContext): Promise<string[]> {
   // gateway would plan its lookups on an empty table and scan the account (docs/performance.md, "Session 44").
   const seeded = await seedContacts(stack.env, account.accountId, config.contacts);
   log(`${seeded.count} contacts seeded in ${seeded.seconds.toFixed(1)} s`);
-  log(describeWarmUp(await measureEventToEmail({ ...common, runId: `${stack.names.id}.warm-up`, seconds: EMAIL_WARM_UP_SECONDS })));
+  log(await warmUpSignups({ ...common, runId: stack.names.id }));
   forgetSinkMessages(stack.sink);
   await options.settler.before(`event -> email at ${rate}/s`);
   const pids = new Map(stack.services.map((service) => [service.name, service.pid]));
@@ -36,7 +36,7 @@ export async function focusEmail(options: FocusContext): Promise<string[]> {
   const problems: string[] = [];
   checkResponses(problems, `event -> email at ${rate}/s (ingest)`, run.events - run.errors, run.non2xx, run.errors);
   if (run.missing > 0) problems.push(`event -> email at ${rate}/s: ${run.missing} emails never arrived`);
-  log(`event -> email at ${rate}/s: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`);
+  log(describeEventToEmail(run));
   if (run.stages) log(describeStages(run.stages));
   log(`CPU µs/event: ${JSON.stringify(cpu)}`);
   return problems;

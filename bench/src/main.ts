@@ -11,7 +11,7 @@ import { brokerSettler } from './broker-quiet';
 import { Cleanup } from './cleanup';
 import { runClosedLoopRounds } from './closed-loop-rounds';
 import { describeRatios, describeVariant, describeVariantStages, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
-import { describeWarmUp, EMAIL_WARM_UP_SECONDS, measureEventToEmail, type EventToEmailResult } from './event-to-email';
+import { describeEventToEmail, measureEventToEmail, warmUpSignups, type EventToEmailResult } from './event-to-email';
 import { loadTargets } from './load-targets';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
 import { openLoopAtHalf } from './open-loop-at-half';
@@ -76,16 +76,16 @@ async function main(): Promise<boolean> {
     // rendering, the SMTP pool's connections) runs here for the first time. The same load
     // unrecorded until V8 has optimized it, as the focus run does, so the first rate measures the
     // path and not its start-up.
-    const warmUp = await measureEventToEmail({
-      sink: stack.sink,
-      eventsUrl: stack.eventsUrl,
-      apiKey: account.apiKey,
-      runId: `${runId}.warm-up`,
-      ratePerS: config.emailRates[0]!,
-      seconds: EMAIL_WARM_UP_SECONDS,
-      stragglerWaitMs: config.stragglerWaitMs,
-    });
-    log(describeWarmUp(warmUp));
+    log(
+      await warmUpSignups({
+        sink: stack.sink,
+        eventsUrl: stack.eventsUrl,
+        apiKey: account.apiKey,
+        runId,
+        ratePerS: config.emailRates[0]!,
+        stragglerWaitMs: config.stragglerWaitMs,
+      }),
+    );
     const eventToEmail: EventToEmailResult[] = [];
     for (const ratePerS of config.emailRates) {
       forgetSinkMessages(stack.sink);
@@ -108,9 +108,7 @@ async function main(): Promise<boolean> {
         run.errors,
       );
       eventToEmail.push(run);
-      log(
-        `event -> email at ${ratePerS}/s: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`,
-      );
+      log(describeEventToEmail(run));
       if (run.stages) log(describeStages(run.stages));
     }
 
