@@ -59,6 +59,8 @@ export async function measureDeadWebhook(options: {
   /** The services' processes, for CPU per event. */
   pids: ReadonlyMap<string, number>;
   settle: (scenario: string) => Promise<void>;
+  /** Probe the disk in this folder during each measured run (`withDiskProbe`). */
+  diskProbeDirectory?: string;
 }): Promise<DeadWebhookResult> {
   const receivers: Record<'live' | 'dead', BenchReceiver> = { live: await startLiveReceiver(), dead: await startDeadReceiver() };
   options.cleanup.add('webhook receivers', () => Promise.all([receivers.live.close(), receivers.dead.close()]).then(() => undefined));
@@ -95,6 +97,7 @@ export async function measureDeadWebhook(options: {
         ratePerS: options.ratePerS,
         seconds: options.seconds,
         stragglerWaitMs: options.stragglerWaitMs,
+        ...(options.diskProbeDirectory === undefined ? {} : { diskProbeDirectory: options.diskProbeDirectory }),
         // Where each variant's sign-ups wait (the ratio alone cannot tell which hop an endpoint
         // slows), read for the last round only: the only one printed, and each read waits 1 s.
         ...(round === options.rounds - 1 ? { stages: { env: options.env, accountId: options.account.accountId } } : {}),
@@ -126,7 +129,8 @@ export async function measureDeadWebhook(options: {
 export const describeVariant = (variant: WebhookVariant, figures: VariantFigures): string =>
   `event -> email at 100/s, webhook endpoint ${variant}: p50 ${figures.runs.map((run) => run.p50Ms.toFixed(1)).join(' / ')} ms, ` +
   `p99 ${figures.runs.map((run) => run.p99Ms.toFixed(1)).join(' / ')} ms; ` +
-  `CPU µs/event webhooks ${figures.cpuPerEvent.map((cpu) => cpu.processes.webhooks).join(' / ')}, machine ${figures.cpuPerEvent.map((cpu) => cpu.machine).join(' / ')}`;
+  `CPU µs/event webhooks ${figures.cpuPerEvent.map((cpu) => cpu.processes.webhooks).join(' / ')}, machine ${figures.cpuPerEvent.map((cpu) => cpu.machine).join(' / ')}` +
+  (figures.runs.every((run) => run.diskFlushes) ? `; worst disk flush ${figures.runs.map((run) => run.diskFlushes?.worstMs.toFixed(1)).join(' / ')} ms` : '');
 
 /** A variant's per-stage breakdown, from its last round. */
 export function describeVariantStages(variant: WebhookVariant, figures: VariantFigures): string | undefined {

@@ -1,4 +1,5 @@
 import type { ArrivalSink } from './arrival-sink';
+import { describeDiskFlushes, withDiskProbe, type DiskFlushFigures } from './disk-flush-probe';
 import { runOpenLoop } from './open-loop';
 import { SIGNUP_EVENT } from './operator-setup';
 import { percentile } from './percentile';
@@ -33,6 +34,8 @@ export interface EventToEmailResult {
   maxMs: number;
   /** Per stage of the way to the email, when asked for (`stages` option). */
   stages?: StageFigures[];
+  /** The disk's flushes from the first sign-up to the last arrival, when asked for (`diskProbeDirectory`). */
+  diskFlushes?: DiskFlushFigures;
 }
 
 export interface EventToEmailOptions {
@@ -45,11 +48,14 @@ export interface EventToEmailOptions {
   stragglerWaitMs: number;
   /** Read what the services stored about each sign-up afterwards, for the per-stage breakdown. */
   stages?: { env: NodeJS.ProcessEnv; accountId: number };
+  /** Probe the disk in this folder while the sign-ups run and their emails arrive (`withDiskProbe`). */
+  diskProbeDirectory?: string;
 }
 
-/** One run's line: its rate, what arrived, p50 and p99; `note` follows the rate. */
+/** One run's line: its rate, what arrived, p50 and p99 (and the disk's flushes, when probed); `note` follows the rate. */
 export function describeEventToEmail(run: EventToEmailResult, note = ''): string {
-  return `event -> email at ${run.ratePerS}/s${note}: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms`;
+  const disk = run.diskFlushes ? `; ${describeDiskFlushes(run.diskFlushes)}` : '';
+  return `event -> email at ${run.ratePerS}/s${note}: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms${disk}`;
 }
 
 /** The sign-ups before the first measured rate, unrecorded (`EMAIL_WARM_UP_SECONDS`); resolves with their line. */
@@ -68,28 +74,33 @@ export async function measureEventToEmail(options: EventToEmailOptions): Promise
   /** Each accepted sign-up's times from the generator, by recipient. */
   const answered = new Map<string, Pick<SignupTimes, 'scheduled' | 'sent' | 'accepted'>>();
   const arrivals = new SinkArrivals(options.sink, (recipient) => recipient.endsWith(tag));
-  const ingest = await runOpenLoop(
-    options.eventsUrl,
-    options.ratePerS,
-    options.seconds,
-    (index) => ({
-      method: 'POST',
-      path: '/v1/events',
-      headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        event: SIGNUP_EVENT,
-        email: email(index),
-        properties: { first_name: `User${index}`, plan: 'trial' },
+  const signUps = async () => {
+    const ingest = await runOpenLoop(
+      options.eventsUrl,
+      options.ratePerS,
+      options.seconds,
+      (index) => ({
+        method: 'POST',
+        path: '/v1/events',
+        headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          event: SIGNUP_EVENT,
+          email: email(index),
+          properties: { first_name: `User${index}`, plan: 'trial' },
+        }),
       }),
-    }),
-    {
-      onResponse: ({ index, status, scheduledAtMs, sentAtMs, answeredAtMs }) => {
-        if (status < 200 || status > 299) return;
-        answered.set(email(index), { scheduled: scheduledAtMs, sent: sentAtMs, accepted: answeredAtMs });
+      {
+        onResponse: ({ index, status, scheduledAtMs, sentAtMs, answeredAtMs }) => {
+          if (status < 200 || status > 299) return;
+          answered.set(email(index), { scheduled: scheduledAtMs, sent: sentAtMs, accepted: answeredAtMs });
+        },
       },
-    },
-  );
-  await arrivals.waitFor(answered.size, options.stragglerWaitMs);
+    );
+    await arrivals.waitFor(answered.size, options.stragglerWaitMs);
+    return ingest;
+  };
+  const probed = options.diskProbeDirectory === undefined ? undefined : await withDiskProbe(options.diskProbeDirectory, signUps);
+  const ingest = probed?.result ?? (await signUps());
   const latencies: number[] = [];
   for (const [recipient, { scheduled }] of answered) {
     const received = arrivals.receivedAt.get(recipient);
@@ -119,5 +130,6 @@ export async function measureEventToEmail(options: EventToEmailOptions): Promise
     p99Ms: percentile(latencies, 99),
     maxMs: latencies.length > 0 ? Math.max(...latencies) : Number.NaN,
     ...(stages ? { stages } : {}),
+    ...(probed ? { diskFlushes: probed.diskFlushes } : {}),
   };
 }

@@ -13,7 +13,11 @@ import { describeStages } from './stage-breakdown';
 export async function focusEmail(options: FocusContext): Promise<string[]> {
   const { config, stack, account, log } = options;
   const rate = config.focusEmailRatePerS;
-  const common = { sink: stack.sink, eventsUrl: stack.eventsUrl, apiKey: account.apiKey, ratePerS: rate, stragglerWaitMs: config.stragglerWaitMs };
+  const common = {
+    sink: stack.sink, eventsUrl: stack.eventsUrl, apiKey: account.apiKey, ratePerS: rate, stragglerWaitMs: config.stragglerWaitMs,
+    diskProbeDirectory: stack.diskProbe.directory,
+  };
+  log(stack.diskProbe.description);
   // The account the full run signs up on holds the seeded contacts, analyzed: without them the
   // gateway would plan its lookups on an empty table and scan the account (docs/performance.md, "Session 44").
   const seeded = await seedContacts(stack.env, account.accountId, config.contacts);

@@ -37,6 +37,7 @@ async function main(): Promise<boolean> {
     log('starting the stack...');
     const stack = await startStack(config, cleanup);
     const runId = stack.names.id;
+    log(stack.diskProbe.description);
     await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
     const idleRssMb: Record<string, number> = {};
     for (const service of stack.services) idleRssMb[service.name] = memoryMb(service.pid, 'VmRSS');
@@ -68,7 +69,8 @@ async function main(): Promise<boolean> {
         checkResponses(problems, result.scenario, result.requests, result.non2xx, result.errors);
     }
 
-    const openLoop = { settler, seconds: config.openLoopSeconds, targets, problems, log };
+    const diskProbeDirectory = stack.diskProbe.directory;
+    const openLoop = { settler, seconds: config.openLoopSeconds, targets, problems, log, diskProbeDirectory };
     const openGet = await openLoopAtHalf(openLoop, 'getContact', medianReqPerS.getContact);
     const openEvents = await openLoopAtHalf(openLoop, 'ingestEvent', medianReqPerS.ingestEvent);
 
@@ -84,6 +86,7 @@ async function main(): Promise<boolean> {
         runId,
         ratePerS: config.emailRates[0]!,
         stragglerWaitMs: config.stragglerWaitMs,
+        diskProbeDirectory,
       }),
     );
     const eventToEmail: EventToEmailResult[] = [];
@@ -99,6 +102,7 @@ async function main(): Promise<boolean> {
         seconds: config.emailSeconds,
         stragglerWaitMs: config.stragglerWaitMs,
         stages: { env: stack.env, accountId: account.accountId },
+        diskProbeDirectory,
       });
       checkResponses(
         problems,
@@ -126,6 +130,7 @@ async function main(): Promise<boolean> {
       cleanup,
       pids,
       settle: (scenario) => settler.before(scenario),
+      diskProbeDirectory,
     });
     for (const [variant, figures] of Object.entries(deadWebhook.variants)) {
       for (const run of figures.runs) {

@@ -1,5 +1,6 @@
 import type { BrokerSettler } from './broker-quiet';
 import type { LoadTarget } from './closed-loop';
+import { describeDiskFlushes, withDiskProbe, type DiskFlushFigures } from './disk-flush-probe';
 import type { Targets } from './load-targets';
 import { openLoopAgent, runOpenLoop, type OpenLoopResult } from './open-loop';
 import { checkResponses } from './response-check';
@@ -17,6 +18,8 @@ export interface OpenLoopAtHalfOptions {
   /** Collects what went wrong (non-2xx answers, errors). */
   problems: string[];
   log: (text: string) => void;
+  /** Probe the disk in this folder during each measured loop (`withDiskProbe`). */
+  diskProbeDirectory?: string;
 }
 
 /**
@@ -27,21 +30,29 @@ export interface OpenLoopAtHalfOptions {
  */
 const WARM_UP_SECONDS = 3;
 
+/** An open loop's figures, with the disk's flushes meanwhile when it was probed. */
+export interface ProbedOpenLoopResult extends OpenLoopResult {
+  diskFlushes?: DiskFlushFigures;
+}
+
 /** The scenario's open loop, and the same loop (generator, rate, warm-up) against baseline A right after. */
-export interface HalfLoadResult extends OpenLoopResult {
-  baselineA: OpenLoopResult;
+export interface HalfLoadResult extends ProbedOpenLoopResult {
+  baselineA: ProbedOpenLoopResult;
 }
 
 /** One open loop at `ratePerS` against `target`, measured in steady state after a warm-up at the same rate. */
-async function warmOpenLoop(options: OpenLoopAtHalfOptions, target: LoadTarget, label: string, ratePerS: number): Promise<OpenLoopResult> {
+async function warmOpenLoop(options: OpenLoopAtHalfOptions, target: LoadTarget, label: string, ratePerS: number): Promise<ProbedOpenLoopResult> {
   const name = `${target.name}, open loop`;
   await options.settler.before(name);
   const agent = openLoopAgent();
-  const run = async (seconds: number, suffix = '') => {
-    const result = await runOpenLoop(target.baseUrl, ratePerS, seconds, () => target.next(), { agent });
+  const run = async (seconds: number, suffix = ''): Promise<ProbedOpenLoopResult> => {
+    const loop = () => runOpenLoop(target.baseUrl, ratePerS, seconds, () => target.next(), { agent });
+    const { diskProbeDirectory } = options;
+    const { result, diskFlushes } = diskProbeDirectory === undefined ? { result: await loop(), diskFlushes: undefined } : await withDiskProbe(diskProbeDirectory, loop);
     checkResponses(options.problems, `${name}${suffix}`, result.sent - result.errors, result.non2xx, result.errors);
-    options.log(`${label}${suffix}: p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(result.errorKinds)}`);
-    return result;
+    const disk = diskFlushes ? `; ${describeDiskFlushes(diskFlushes)}` : '';
+    options.log(`${label}${suffix}: p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(result.errorKinds)}${disk}`);
+    return diskFlushes ? { ...result, diskFlushes } : result;
   };
   try {
     await run(WARM_UP_SECONDS, ` (warm-up ${WARM_UP_SECONDS} s, not counted)`);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultZones, freePort, startDnsTestServer } from '@mailer/shared/testing';
 import { startArrivalSink, type ArrivalSink } from './arrival-sink';
+import { probeDirectory, type ProbeDirectory } from './disk-flush-probe';
 import type { BenchConfig } from './bench-config';
 import type { Cleanup } from './cleanup';
 import {
@@ -25,6 +26,8 @@ export interface Stack {
   /** The env every service and operator CLI of this run gets. */
   env: NodeJS.ProcessEnv;
   sink: ArrivalSink;
+  /** Where the latency windows time the disk's flushes (`withDiskProbe`). */
+  diskProbe: ProbeDirectory;
   apiUrl: string;
   eventsUrl: string;
   /** Each backend's own URL (behind the gateway), for diagnosing a hop on its own. */
@@ -72,6 +75,8 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
 
   const sink = await startArrivalSink();
   cleanup.add('smtp sink', () => sink.close());
+  const diskProbe = await probeDirectory(config.postgresUrl);
+  cleanup.add('disk probe folder', () => diskProbe.remove());
   const dns = await startDnsTestServer({
     ...defaultZones,
     [BENCH_DOMAIN]: { mx: [`mail.${BENCH_DOMAIN}`], a: ['127.0.0.1'] },
@@ -139,5 +144,5 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
     gatewayPort!,
   );
   const internalUrls = Object.fromEntries(backends.map(([name, , port]) => [name, local(port)]));
-  return { names, env, sink, apiUrl, eventsUrl: local(gatewayEventsPort), internalUrls, services };
+  return { names, env, sink, diskProbe, apiUrl, eventsUrl: local(gatewayEventsPort), internalUrls, services };
 }

@@ -1,4 +1,5 @@
 import type { BenchResults } from './bench-results';
+import type { DiskFlushFigures } from './disk-flush-probe';
 import type { HalfLoadResult } from './open-loop-at-half';
 import { median, round } from './percentile';
 
@@ -43,12 +44,6 @@ function latencyRow(measurement: string, value: number, maximumMs?: number, base
   };
 }
 
-/** A half-load open loop's p50 and p99 rows, each beside baseline A's at the same rate. */
-const halfLoadRows = (result: HalfLoadResult, maximumP99Ms: number): TableRow[] => [
-  latencyRow(`  p50 open loop at ${result.ratePerS}/s`, result.p50Ms, undefined, result.baselineA.p50Ms),
-  latencyRow(`  p99 open loop at ${result.ratePerS}/s`, result.p99Ms, maximumP99Ms, result.baselineA.p99Ms),
-];
-
 const info = (measurement: string, measured: string): TableRow => ({
   measurement,
   measured,
@@ -56,6 +51,17 @@ const info = (measurement: string, measured: string): TableRow => ({
   target: '',
   met: '',
 });
+
+/** The slowest disk flush while a latency window ran, when it was probed: a stall there shows in its p99. */
+const diskFlushRows = (diskFlushes: DiskFlushFigures | undefined): TableRow[] =>
+  diskFlushes ? [info('  worst disk flush meanwhile', `${ms(diskFlushes.worstMs)} (of ${diskFlushes.flushes})`)] : [];
+
+/** A half-load open loop's p50 and p99 rows, each beside baseline A's at the same rate. */
+const halfLoadRows = (result: HalfLoadResult, maximumP99Ms: number): TableRow[] => [
+  latencyRow(`  p50 open loop at ${result.ratePerS}/s`, result.p50Ms, undefined, result.baselineA.p50Ms),
+  latencyRow(`  p99 open loop at ${result.ratePerS}/s`, result.p99Ms, maximumP99Ms, result.baselineA.p99Ms),
+  ...diskFlushRows(result.diskFlushes),
+];
 
 /** Machine CPU per request of a closed-loop scenario, median over its rounds (µs). */
 const machineMicros = (rounds: BenchResults['closedLoop']['getContact']) =>
@@ -91,6 +97,7 @@ export function targetTable(results: BenchResults): TableRow[] {
       latencyRow(`  p50`, run.p50Ms, first ? 10 : undefined),
       latencyRow(`  p99`, run.p99Ms, first ? 20 : 60),
       latencyRow(`  max`, run.maxMs),
+      ...diskFlushRows(run.diskFlushes),
     );
   }
   const { variants, deadVsNone, deadVsLive, ratePerS, rounds, connections } = results.deadWebhook;
