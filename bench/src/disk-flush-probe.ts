@@ -66,8 +66,14 @@ class DiskFlushProbe {
   }
 }
 
-/** Runs `window` with the disk in `directory` probed meanwhile; resolves to its result and the flushes' figures. */
-export async function withDiskProbe<T>(directory: string, window: () => Promise<T>): Promise<{ result: T; diskFlushes: DiskFlushFigures }> {
+/**
+ * Runs `window` with the disk in `directory` probed meanwhile; resolves to its result and the
+ * flushes' figures. Without a directory the window runs alone (no figures).
+ */
+export async function withDiskProbe<T>(directory: string, window: () => Promise<T>): Promise<{ result: T; diskFlushes: DiskFlushFigures }>;
+export async function withDiskProbe<T>(directory: string | undefined, window: () => Promise<T>): Promise<{ result: T; diskFlushes?: DiskFlushFigures }>;
+export async function withDiskProbe<T>(directory: string | undefined, window: () => Promise<T>): Promise<{ result: T; diskFlushes?: DiskFlushFigures }> {
+  if (directory === undefined) return { result: await window() };
   const probe = new DiskFlushProbe(await open(path.join(directory, 'probe'), 'w'));
   let result: T;
   try {
@@ -82,6 +88,10 @@ export async function withDiskProbe<T>(directory: string, window: () => Promise<
 export const describeDiskFlushes = (figures: DiskFlushFigures): string =>
   `disk flushes meanwhile: ${figures.flushes}, p99 ${figures.p99Ms.toFixed(1)} ms, worst ${figures.worstMs.toFixed(1)} ms` +
   (figures.failed === undefined ? '' : ` (probe stopped: ${figures.failed})`);
+
+/** What ends a window's line: `; ` and its flushes when it was probed, else nothing. */
+export const diskFlushesSuffix = (figures: DiskFlushFigures | undefined): string =>
+  figures === undefined ? '' : `; ${describeDiskFlushes(figures)}`;
 
 /** Where the probe writes, and whether that is the disk Postgres's data is on. */
 export interface ProbeDirectory {

@@ -1,5 +1,5 @@
 import type { ArrivalSink } from './arrival-sink';
-import { describeDiskFlushes, withDiskProbe, type DiskFlushFigures } from './disk-flush-probe';
+import { diskFlushesSuffix, withDiskProbe, type DiskFlushFigures } from './disk-flush-probe';
 import { runOpenLoop } from './open-loop';
 import { SIGNUP_EVENT } from './operator-setup';
 import { percentile } from './percentile';
@@ -54,8 +54,7 @@ export interface EventToEmailOptions {
 
 /** One run's line: its rate, what arrived, p50 and p99 (and the disk's flushes, when probed); `note` follows the rate. */
 export function describeEventToEmail(run: EventToEmailResult, note = ''): string {
-  const disk = run.diskFlushes ? `; ${describeDiskFlushes(run.diskFlushes)}` : '';
-  return `event -> email at ${run.ratePerS}/s${note}: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms${disk}`;
+  return `event -> email at ${run.ratePerS}/s${note}: ${run.arrived}/${run.accepted} arrived, p50 ${run.p50Ms.toFixed(1)} ms, p99 ${run.p99Ms.toFixed(1)} ms${diskFlushesSuffix(run.diskFlushes)}`;
 }
 
 /** The sign-ups before the first measured rate, unrecorded (`EMAIL_WARM_UP_SECONDS`); resolves with their line. */
@@ -99,8 +98,7 @@ export async function measureEventToEmail(options: EventToEmailOptions): Promise
     await arrivals.waitFor(answered.size, options.stragglerWaitMs);
     return ingest;
   };
-  const probed = options.diskProbeDirectory === undefined ? undefined : await withDiskProbe(options.diskProbeDirectory, signUps);
-  const ingest = probed?.result ?? (await signUps());
+  const { result: ingest, diskFlushes } = await withDiskProbe(options.diskProbeDirectory, signUps);
   const latencies: number[] = [];
   for (const [recipient, { scheduled }] of answered) {
     const received = arrivals.receivedAt.get(recipient);
@@ -130,6 +128,6 @@ export async function measureEventToEmail(options: EventToEmailOptions): Promise
     p99Ms: percentile(latencies, 99),
     maxMs: latencies.length > 0 ? Math.max(...latencies) : Number.NaN,
     ...(stages ? { stages } : {}),
-    ...(probed ? { diskFlushes: probed.diskFlushes } : {}),
+    ...(diskFlushes ? { diskFlushes } : {}),
   };
 }

@@ -46,7 +46,9 @@ export async function focusClosedLoop(options: FocusContext & { cleanup: Cleanup
   if (last) log(`CPU µs/request, last round: ${JSON.stringify(last.cpuMicrosPerRequest)}`);
   // The full run's latency row of the same scenario, where it has one.
   if (hasHalfLoadRow(scenario)) {
-    await openLoopAtHalf({ settler: options.settler, seconds: config.openLoopSeconds, targets, problems, log }, scenario, measured);
+    log(stack.diskProbe.description);
+    const openLoop = { settler: options.settler, seconds: config.openLoopSeconds, targets, problems, log, diskProbeDirectory: stack.diskProbe.directory };
+    await openLoopAtHalf(openLoop, scenario, measured);
   }
   return problems;
 }

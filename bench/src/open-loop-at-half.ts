@@ -1,6 +1,6 @@
 import type { BrokerSettler } from './broker-quiet';
 import type { LoadTarget } from './closed-loop';
-import { describeDiskFlushes, withDiskProbe, type DiskFlushFigures } from './disk-flush-probe';
+import { diskFlushesSuffix, withDiskProbe, type DiskFlushFigures } from './disk-flush-probe';
 import type { Targets } from './load-targets';
 import { openLoopAgent, runOpenLoop, type OpenLoopResult } from './open-loop';
 import { checkResponses } from './response-check';
@@ -46,12 +46,11 @@ async function warmOpenLoop(options: OpenLoopAtHalfOptions, target: LoadTarget, 
   await options.settler.before(name);
   const agent = openLoopAgent();
   const run = async (seconds: number, suffix = ''): Promise<ProbedOpenLoopResult> => {
-    const loop = () => runOpenLoop(target.baseUrl, ratePerS, seconds, () => target.next(), { agent });
-    const { diskProbeDirectory } = options;
-    const { result, diskFlushes } = diskProbeDirectory === undefined ? { result: await loop(), diskFlushes: undefined } : await withDiskProbe(diskProbeDirectory, loop);
+    const { result, diskFlushes } = await withDiskProbe(options.diskProbeDirectory, () =>
+      runOpenLoop(target.baseUrl, ratePerS, seconds, () => target.next(), { agent }),
+    );
     checkResponses(options.problems, `${name}${suffix}`, result.sent - result.errors, result.non2xx, result.errors);
-    const disk = diskFlushes ? `; ${describeDiskFlushes(diskFlushes)}` : '';
-    options.log(`${label}${suffix}: p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(result.errorKinds)}${disk}`);
+    options.log(`${label}${suffix}: p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, errors ${JSON.stringify(result.errorKinds)}${diskFlushesSuffix(diskFlushes)}`);
     return diskFlushes ? { ...result, diskFlushes } : result;
   };
   try {

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultZones, freePort, startDnsTestServer } from '@mailer/shared/testing';
 import { startArrivalSink, type ArrivalSink } from './arrival-sink';
-import { probeDirectory, type ProbeDirectory } from './disk-flush-probe';
 import type { BenchConfig } from './bench-config';
 import type { Cleanup } from './cleanup';
+import { probeDirectory, type ProbeDirectory } from './disk-flush-probe';
 import {
   deleteRunRedisKeys,
   dropRunDatabases,
