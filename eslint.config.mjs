@@ -1,21 +1,12 @@
-// Lint: typescript-eslint strict, and the rule that services never import each other's code, but
-// for an entry a service publishes for another to host (its package.json `exports`).
+// Lint: typescript-eslint strict, and the rule that a service (its sources and its tests) never
+// imports another service's code: what two services share lives in packages/shared.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const services = ['gateway', 'contacts', 'campaigns', 'automation'];
-// Contacts' public reads, answered in the gateway's process (docs/decisions.md, "Session 32").
-const publishedEntries = {
-  gateway: ['@mailer/contacts/public-reads', '@mailer/contacts/public-creates', '@mailer/contacts/event-contacts', '@mailer/automation/event-enrolments'],
-  automation: ['@mailer/contacts/event-contacts'],
-};
-/** Any import of another service's package, but for the entries this service may host. */
-const foreignImportsOf = (service) => {
-  const others = services.filter((other) => other !== service).join('|');
-  const allowed = (publishedEntries[service] ?? []).map((entry) => `(?!${entry}$)`).join('');
-  return `^${allowed}@mailer/(${others})(/.*)?$`;
-};
+const services = ['gateway', 'contacts', 'campaigns', 'events', 'automation', 'web', 'webhooks'];
+/** Any import of another service's package. */
+const foreignPackagesOf = (service) => `^@mailer/(${services.filter((other) => other !== service).join('|')})(/.*)?$`;
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'test-output/**'] },
@@ -37,8 +28,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: foreignImportsOf(service),
-              message: "a service imports another service's code only through an entry that service publishes",
+              regex: foreignPackagesOf(service),
+              message: "a service never imports another service's code; what two share belongs in packages/shared",
             },
             { group: services.filter((other) => other !== service).map((other) => `**/services/${other}/**`) },
           ],

@@ -16,8 +16,6 @@ module.exports = (workspaceDir, overrides = {}) => ({
   moduleNameMapper: {
     '^@mailer/shared$': `${root}/packages/shared/src/index.ts`,
     '^@mailer/shared/(.*)$': `${root}/packages/shared/src/$1/index.ts`,
-    // The contacts reads the gateway answers in its own process.
-    '^@mailer/contacts/public-reads$': `${root}/services/contacts/src/public-reads.ts`,
   },
   globalSetup: `${root}/test/global-setup.ts`,
   globalTeardown: `${root}/test/global-teardown.ts`,

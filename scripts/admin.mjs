@@ -10,13 +10,15 @@ import { localSecrets } from './local-secrets.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const owners = { accounts: 'gateway', users: 'gateway', keys: 'gateway', campaigns: 'campaigns', workflows: 'automation', contacts: 'contacts', webhooks: 'webhooks' };
+/** Commands of a group whose data another service owns: a campaign's recipients are automation's send ledger. */
+const commandOwners = { 'campaigns recipients': 'automation' };
 
 const [group, ...rest] = process.argv.slice(2);
 if (group === 'quickstart') {
   const { quickstart } = await import('./quickstart.mjs');
   process.exit(await quickstart(root, rest));
 }
-const service = owners[group];
+const service = commandOwners[`${group} ${rest[0]}`] ?? owners[group];
 if (!service) {
   process.stderr.write(`usage: npm run admin -- <${[...Object.keys(owners), 'quickstart'].join('|')}> <command> [options]\n`);
   process.exit(2);

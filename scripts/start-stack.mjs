@@ -20,6 +20,7 @@ const ports = {
   events: port('EVENTS_PORT', 3001),
   contacts: port('CONTACTS_PORT', 3010),
   campaigns: port('CAMPAIGNS_PORT', 3020),
+  eventsService: port('EVENTS_SERVICE_PORT', 3030),
   automation: port('AUTOMATION_PORT', 3040),
   web: port('WEB_PORT', 3050),
   webhooks: port('WEBHOOKS_PORT', 3060),
@@ -35,26 +36,18 @@ const localInbox = !env.SMTP_URL;
 
 const node = (script) => ['--enable-source-maps', '--require', './dist/instrumentation.js', script];
 // Each service's V8 flags, the same for its image's CMD (a deploy test holds them together) and the
-// benchmark. The back-end services keep V8's old space at 128 MiB: left alone, V8 lets garbage pile
-// up to 250 MB before collecting under load (docs/decisions.md, "Memory"); the account app streams
-// imports and exports of any size and keeps V8's default. The gateway also lets its old space grow
-// to twice what a collection kept, and pretenures nothing (docs/decisions.md, "Session 38: the
-// gateway's old generation" and "Session 46: the gateway pretenures nothing"). None of them runs
-// V8's memory reducer, whose compactions of an idle heap land in the middle of the next traffic
-// (docs/decisions.md, "Session 48: no memory reducer in the back-end services").
+// benchmark: docs/adr/ says why each flag is there.
 const nodeFlags = JSON.parse(readFileSync(path.join(root, 'scripts/node-flags.json'), 'utf8'));
 const withFlags = (service) => [...nodeFlags[service], ...node('dist/main.js')];
-// Automation's sending settings, which the gateway shares: it sends the first email of an event it
-// enrols (FIRST_EMAILS_SENT_BY=gateway), with the same server, links and secret as automation.
-const sending = { PUBLIC_BASE_URL: publicBaseUrl, ...(localInbox ? { SMTP_URL: `smtp://127.0.0.1:${ports.inboxSmtp}` } : {}) };
 const services = {
   contacts: { dir: 'services/contacts', args: withFlags('contacts'), env: { PORT: ports.contacts } },
   campaigns: { dir: 'services/campaigns', args: withFlags('campaigns'), env: { PORT: ports.campaigns } },
   webhooks: { dir: 'services/webhooks', args: withFlags('webhooks'), env: { PORT: ports.webhooks } },
+  events: { dir: 'services/events', args: withFlags('events'), env: { PORT: ports.eventsService } },
   automation: {
     dir: 'services/automation',
     args: withFlags('automation'),
-    env: { PORT: ports.automation, ...sending },
+    env: { PORT: ports.automation, PUBLIC_BASE_URL: publicBaseUrl, ...(localInbox ? { SMTP_URL: `smtp://127.0.0.1:${ports.inboxSmtp}` } : {}) },
   },
   web: {
     dir: 'services/web',
@@ -76,11 +69,11 @@ const services = {
       EVENTS_PORT: ports.events,
       CONTACTS_SERVICE_URL: env.CONTACTS_SERVICE_URL ?? internal('contacts'),
       CAMPAIGNS_SERVICE_URL: env.CAMPAIGNS_SERVICE_URL ?? internal('campaigns'),
+      EVENTS_SERVICE_URL: env.EVENTS_SERVICE_URL ?? internal('eventsService'),
       AUTOMATION_SERVICE_URL: env.AUTOMATION_SERVICE_URL ?? internal('automation'),
       WEB_SERVICE_URL: env.WEB_SERVICE_URL ?? internal('web'),
       WEBHOOKS_SERVICE_URL: env.WEBHOOKS_SERVICE_URL ?? internal('webhooks'),
       GATEWAY_INTERNAL_PORT: ports.gatewayInternal,
-      ...sending,
     },
   },
   ...(localInbox

@@ -18,7 +18,7 @@ export interface BenchConfig {
   /** Recipients of the campaign scenario (issue #19), and the events per second sent meanwhile. */
   campaignRecipients: number;
   campaignEventsPerS: number;
-  /** Processes each of gateway, contacts and automation runs as (`--instances N`). */
+  /** Processes each of gateway, contacts, events and automation runs as (`--instances N`). */
   instances: number;
   postgresUrl: string;
   redisUrl: string;

@@ -15,12 +15,11 @@ export type Stage = (typeof STAGES)[number];
 export const STAGE_SOURCES: Record<Stage, string | null> = {
   sent: 'bench: the generator wrote the request',
   accepted: 'bench: the 202 fully answered',
-  // By default the gateway upserts the contact before its 202: this stage then precedes `accepted`.
+  // Contacts upserts the contact when it consumes the event, after the 202.
   upserted: 'contacts.contacts.created_at',
-  // The enriched event is published by the gateway (or, with PRODUCT_EVENTS_UPSERTED_BY=contacts, by
-  // contacts; with =automation it is handed to the enrolment in automation's process) after the
-  // contact's commit; nothing stores that moment, and automation's first write for it is the
-  // enrolment statement, so this wait is inside upserted -> enrolled.
+  // Contacts publishes the enriched event after the contact's commit; nothing stores that moment,
+  // and automation's first write for it is the enrolment statement, so this wait is inside
+  // upserted -> enrolled.
   enriched: null,
   enrolled: 'automation.workflow_runs.created_at',
   claimed: 'automation.sends.claimed_at',

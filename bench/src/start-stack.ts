@@ -44,7 +44,7 @@ const nodeArgsOf = (name: string) => {
 };
 const serviceScript = (name: string) => path.join(REPO_ROOT, 'services', name, 'dist', 'main.js');
 /** What `--instances N` multiplies: the request and sending path. Campaigns, webhooks stay single. */
-const SCALED_SERVICES = new Set(['gateway', 'contacts', 'automation']);
+const SCALED_SERVICES = new Set(['gateway', 'contacts', 'events', 'automation']);
 
 /**
  * The whole stack from the built services, as child processes on free ports, on databases, Redis
@@ -83,11 +83,11 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
   });
   cleanup.add('dns server', () => dns.close());
 
-  const [contactsPort, campaignsPort, automationPort, webhooksPort, gatewayPort, gatewayEventsPort, gatewayInternalPort] =
-    await Promise.all(Array.from({ length: 7 }, () => freePort()));
+  const [contactsPort, campaignsPort, eventsPort, automationPort, webhooksPort, gatewayPort, gatewayEventsPort, gatewayInternalPort] =
+    await Promise.all(Array.from({ length: 8 }, () => freePort()));
   const local = (port: number | undefined) => `http://127.0.0.1:${port}`;
   const apiUrl = local(gatewayPort);
-  // Automation's, and the gateway's for the first emails of the events it enrols: the same values for both.
+  // Automation's: the one service that talks to the mail server.
   const sending: NodeJS.ProcessEnv = {
     SMTP_URL: sink.url,
     SMTP_POOL_SIZE: String(config.smtpPoolSize),
@@ -99,6 +99,8 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
   const backends: Array<[string, NodeJS.ProcessEnv, number]> = [
     ['contacts', { PORT: String(contactsPort), DNS_SERVERS: dns.address }, contactsPort!],
     ['campaigns', { PORT: String(campaignsPort) }, campaignsPort!],
+    // Events give an address the same domain verdict as contacts: the same loopback DNS server.
+    ['events', { PORT: String(eventsPort), DNS_SERVERS: dns.address }, eventsPort!],
     ['automation', { PORT: String(automationPort), ...sending }, automationPort!],
     // It consumes the facts every send publishes: without it their queue fills and the broker never quiets.
     ['webhooks', { PORT: String(webhooksPort) }, webhooksPort!],
@@ -117,7 +119,7 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
     cleanup.add(name, () => service.stop());
     services.push(service);
   };
-  // Backends first (each migrates its own database), then the gateway that proxies to them and ingests events.
+  // Backends first (each migrates its own database), then the gateway that proxies to them.
   // allSettled: every backend that did start is registered for cleanup before a failure is thrown.
   const started = await Promise.allSettled(backends.map(([name, own, port]) => start(name, own, port)));
   const failure = started.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -130,16 +132,14 @@ export async function startStack(config: BenchConfig, cleanup: Cleanup): Promise
       GATEWAY_INTERNAL_PORT: String(gatewayInternalPort),
       CONTACTS_SERVICE_URL: local(contactsPort),
       CAMPAIGNS_SERVICE_URL: local(campaignsPort),
+      EVENTS_SERVICE_URL: local(eventsPort),
       AUTOMATION_SERVICE_URL: local(automationPort),
-      // The events listener gives an address the same domain verdict as contacts: the same loopback DNS server.
-      DNS_SERVERS: dns.address,
       RATE_LIMIT_KEY_PER_MIN: UNREACHABLE_LIMIT,
       RATE_LIMIT_KEY_PER_HOUR: UNREACHABLE_LIMIT,
       RATE_LIMIT_IP_PER_MIN: UNREACHABLE_LIMIT,
       // The load comes from one address standing for many clients: an open loop at half load keeps
       // more requests in flight than one real client may (the cap still runs, far away).
       MAX_CONNECTIONS_PER_ADDRESS: UNREACHABLE_LIMIT,
-      ...sending,
     },
     gatewayPort!,
   );

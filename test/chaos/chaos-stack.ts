@@ -13,6 +13,8 @@ import {
 } from '@mailer/shared/testing';
 import { loadContactsConfig } from '../../services/contacts/src/config';
 import { startContactsService, type ContactsService } from '../../services/contacts/src/contacts-service';
+import { loadEventsConfig } from '../../services/events/src/config';
+import { startEventsService } from '../../services/events/src/events-service';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGatewayService } from '../../services/gateway/src/gateway-service';
 import { createAccount } from '../../services/gateway/src/domain/create-account';
@@ -21,17 +23,15 @@ import { loadAutomationConfig } from '../../services/automation/src/config';
 import { automationDatabaseUrl } from '../../services/automation/src/database';
 import { EmailRenderer } from '../../services/automation/src/domain/rendering/render-email';
 import { createTriggerRouting } from '../../services/automation/src/domain/routing/trigger-routing';
-import { connectTriggerRoutesRecord } from '../../services/automation/src/data-access/trigger-routes-record';
 import type { WorkflowWrites } from '../../services/automation/src/domain/workflows/workflow-writes';
 import { automationChild } from './automation-child';
 
 const silent = (service: string) => createLogger(service, { level: (process.env.CHAOS_LOG_LEVEL ?? 'silent') as 'silent' });
 
 /**
- * The event path of the product on a broker we may crash: a PRIVATE RabbitMQ, the gateway (which
- * ingests the events) and contacts in-process (they must survive the broker's death: that is part
- * of the test), and the automation worker as a child process from its build output, so it can be
- * SIGKILLed.
+ * The event path of the product on a broker we may crash: a PRIVATE RabbitMQ, the gateway, events
+ * and contacts in-process (they must survive the broker's death: that is part of the test), and the
+ * automation worker as a child process from its build output, so it can be SIGKILLed.
  */
 export async function startChaosStack(extraEnv: Record<string, string> = {}) {
   const rabbit: PrivateServer = await startPrivateRabbitMq({ readyTimeoutMs: 60_000 });
@@ -80,6 +80,8 @@ export async function startChaosStack(extraEnv: Record<string, string> = {}) {
 
     const contacts: ContactsService = await startContactsService(loadContactsConfig(env), silent('contacts'));
     cleanups.push(() => contacts.stop());
+    const events = await startEventsService(loadEventsConfig(env), silent('events'));
+    cleanups.push(() => events.stop());
     const gateway = await startGatewayService(
       loadGatewayConfig({
         ...env,
@@ -88,20 +90,19 @@ export async function startChaosStack(extraEnv: Record<string, string> = {}) {
         CONTACTS_SERVICE_URL: contacts.url,
         // Campaigns takes no part in the event path; the gateway only needs an address for it.
         CAMPAIGNS_SERVICE_URL: 'http://127.0.0.1:9',
+        EVENTS_SERVICE_URL: events.url,
         AUTOMATION_SERVICE_URL: automation.url,
       }),
       silent('gateway'),
     );
     cleanups.push(() => gateway.stop());
-    await Promise.all([contacts.broker.ready(), gateway.broker.ready()]);
+    await Promise.all([contacts.broker.ready(), events.broker.ready()]);
     // Workflows are written as the automation service writes them: each trigger routed to it before
     // the commit (the automation child is killed and restarted; contacts' connection stays).
-    const triggerRoutes = connectTriggerRoutesRecord(loadAutomationConfig(env), silent('workflow-writes'));
-    cleanups.push(async () => triggerRoutes.redis.disconnect());
     const workflowWrites: WorkflowWrites = {
       pool: automationDb,
       renderer: new EmailRenderer(),
-      routes: createTriggerRouting({ pool: automationDb, router: contacts.broker, record: triggerRoutes.record, logger: silent('workflow-writes') }),
+      routes: createTriggerRouting({ pool: automationDb, router: contacts.broker, logger: silent('workflow-writes') }),
     };
 
     async function anAccountWithKey() {

@@ -11,8 +11,7 @@ import { sendWithRetries } from './event-client';
  * The crash-point matrix (issue 9): the automation worker SIGKILLs itself once at one point of the
  * send path (AUTOMATION_CRASH_AT, test-only), is restarted without the switch, and the outcome for
  * the one signup event is asserted against the SMTP sink and the ledger. In the code's order:
- * the event's contact upserted -> enrolment committed and the product event acked -> claim -> SMTP
- * accepted -> ledger commit.
+ * enrolment committed and the enriched event acked -> claim -> SMTP accepted -> ledger commit.
  */
 // `reclaimed`: whether the restart must take the row over by lease expiry (a `reconciled` log
 // line); undefined after the ack, where the scheduler may or may not have claimed before the kill.
@@ -22,12 +21,6 @@ const cases: Array<{
   reclaimed?: boolean;
   why: string;
 }> = [
-  {
-    point: 'after_upsert',
-    copies: [1, 1],
-    reclaimed: false,
-    why: 'the contact is committed, the enrolment is not; the redelivered event upserts nothing and enrols once',
-  },
   {
     point: 'after_ack',
     copies: [1, 1],
@@ -63,9 +56,7 @@ const workflow = (name: string) => ({
 describe('crash-point matrix of the automation worker', () => {
   let stack: ChaosStack;
   beforeAll(async () => {
-    // The worker consumes the queued event itself, so the matrix starts at its upsert (`after_upsert`);
-    // under the default the gateway upserts before its 202 and the worker's path starts at the ack.
-    stack = await startChaosStack({ PRODUCT_EVENTS_UPSERTED_BY: 'automation' });
+    stack = await startChaosStack();
   }, 120_000);
   afterAll(() => stack?.stop(), 60_000);
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { arrayAt, isObject, objectAt, stringAt, valueAt, type JsonObject } from './json-shapes';
-import { SERVICES, SERVICE_PORTS, UPSTREAM_URLS, missingEnv, type Service } from './service-contract';
+import { SERVICES, SERVICE_PORTS, UPSTREAM_URLS, foreignEnv, missingEnv, type Service } from './service-contract';
 
 const SERVERS = ['postgres', 'redis', 'rabbitmq'] as const;
 
@@ -39,6 +39,7 @@ function serviceProblems(compose: JsonObject, service: Service, rootDir: string)
     else
       problems.push(
         ...dockerfileProblems(`${service} Dockerfile`, readFileSync(file, 'utf8'), SERVICE_PORTS[service]),
+        ...imageContentProblems(service, readFileSync(file, 'utf8')),
       );
   }
   if (arrayAt(definition, 'healthcheck', 'test').length === 0)
@@ -51,6 +52,8 @@ function serviceProblems(compose: JsonObject, service: Service, rootDir: string)
   const environment = environmentOf(definition);
   for (const missing of missingEnv(service, new Set(environment.keys())))
     problems.push(`compose ${service}: does not set ${missing}`);
+  for (const name of foreignEnv(service, new Set(environment.keys())))
+    problems.push(`compose ${service}: sets ${name}, which is another service's`);
   const portVariables = service === 'gateway' ? ['GATEWAY_PORT', 'EVENTS_PORT'] : ['PORT'];
   portVariables.forEach((variable, index) => {
     const expected = String(SERVICE_PORTS[service][index]);
@@ -132,4 +135,21 @@ export function dockerfileProblems(where: string, text: string, ports: readonly 
   if (!finalStage.some((instruction) => instruction.keyword === 'HEALTHCHECK'))
     problems.push(`${where}: no HEALTHCHECK`);
   return problems;
+}
+
+/**
+ * Each service deploys alone: its image holds its own workspace and packages/shared, and of the
+ * other workspaces only their package.json (npm ci reads every workspace the lock file names).
+ */
+export function imageContentProblems(service: string, text: string): string[] {
+  return instructions(text)
+    .filter((instruction) => instruction.keyword === 'COPY')
+    .flatMap((instruction) => {
+      const sources = instruction.args.split(/\s+/).filter((arg) => !arg.startsWith('--')).slice(0, -1);
+      return sources.flatMap((source) => {
+        const other = /(?:^|\/)services\/([^/]+)(\/.*)?$/.exec(source);
+        if (!other || other[1] === service || other[2] === '/package.json') return [];
+        return [`${service} Dockerfile: copies ${source}, another service's code, into the image`];
+      });
+    });
 }

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { composeProblems, dockerfileProblems, loadCompose } from './compose-rules';
+import { composeProblems, dockerfileProblems, imageContentProblems, loadCompose } from './compose-rules';
 import { objectAt } from './json-shapes';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -24,6 +24,8 @@ describe('docker-compose.yml (checked without Docker)', () => {
     const automationEnv = objectAt(services, 'automation', 'environment')!;
     delete automationEnv.SMTP_URL;
     automationEnv.PORT = '3041';
+    objectAt(services, 'gateway', 'environment')!.SMTP_URL = 'smtp://mailpit:1025';
+    objectAt(services, 'events', 'environment')!.CONTACTS_DATABASE_URL = 'postgres://postgres@postgres/mailer_contacts';
     const problems = composeProblems(compose, ROOT);
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -33,14 +35,34 @@ describe('docker-compose.yml (checked without Docker)', () => {
         'compose contacts: does not wait for rabbitmq to be healthy',
         'compose automation: does not set SMTP_URL',
         'compose automation: PORT is 3041, expected 3040',
+        "compose gateway: sets SMTP_URL, which is another service's",
+        "compose events: sets CONTACTS_DATABASE_URL, which is another service's",
       ]),
     );
+  });
+
+  it("refuses an image that carries another service's code", () => {
+    const withContacts = gatewayDockerfile().replace(
+      'COPY services/gateway services/gateway',
+      'COPY services/contacts services/contacts\nCOPY services/gateway services/gateway',
+    );
+    expect(imageContentProblems('gateway', gatewayDockerfile())).toEqual([]);
+    expect(imageContentProblems('gateway', withContacts)).toEqual([
+      "gateway Dockerfile: copies services/contacts, another service's code, into the image",
+    ]);
+    const builtElsewhere = gatewayDockerfile().replace(
+      'COPY --from=build /app/services/gateway/dist services/gateway/dist',
+      'COPY --from=build /app/services/automation/dist services/automation/dist',
+    );
+    expect(imageContentProblems('gateway', builtElsewhere)).toEqual([
+      "gateway Dockerfile: copies /app/services/automation/dist, another service's code, into the image",
+    ]);
   });
 
   it('names a build whose Dockerfile is not there, in a copy of the repository layout', () => {
     const copy = mkdtempSync(path.join(tmpdir(), 'compose-'));
     try {
-      for (const service of ['gateway', 'contacts', 'campaigns', 'web', 'webhooks']) {
+      for (const service of ['gateway', 'contacts', 'campaigns', 'events', 'web', 'webhooks']) {
         cpSync(
           path.join(ROOT, 'services', service, 'Dockerfile'),
           path.join(copy, 'services', service, 'Dockerfile'),

@@ -6,6 +6,7 @@ import { brokerEnv, commonEnvSchema, postgresEnv, redisEnv } from '@mailer/share
 import { gatewayEnvSchema } from '../../services/gateway/src/config';
 import { contactsEnvSchema } from '../../services/contacts/src/config';
 import { campaignsEnvSchema } from '../../services/campaigns/src/config';
+import { eventsEnvSchema } from '../../services/events/src/config';
 import { automationEnvSchema } from '../../services/automation/src/config';
 import { webEnvSchema } from '../../services/web/src/config';
 import { webhooksEnvSchema } from '../../services/webhooks/src/config';
@@ -123,11 +124,21 @@ describe('deploy/kubernetes', () => {
     objectAt(mailFrom, 'valueFrom', 'configMapKeyRef')!.key = 'MAIL_FORM';
     containerOf(automation).env = env.filter((e) => e.name !== 'SMTP_URL');
     delete objectAt(get(manifests, 'Secret', 'mailer-secrets').body, 'stringData')!.REDIS_URL;
+    containerOf(get(manifests, 'Deployment', 'gateway')).env = [
+      ...envList(get(manifests, 'Deployment', 'gateway')),
+      { name: 'SMTP_URL', valueFrom: { secretKeyRef: { name: 'mailer-secrets', key: 'SMTP_URL' } } },
+    ];
+    containerOf(get(manifests, 'Deployment', 'events')).env = [
+      ...envList(get(manifests, 'Deployment', 'events')),
+      { name: 'CONTACTS_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'mailer-contacts-database', key: 'DATABASE_URL' } } },
+    ];
     const problems = manifestProblems(manifests);
     expect(problems).toEqual(
       expect.arrayContaining([
         'Deployment automation: MAIL_FROM refers to ConfigMap mailer-config key MAIL_FORM, which does not exist',
         'Deployment automation: does not set SMTP_URL',
+        "Deployment gateway: sets SMTP_URL, which is another service's",
+        "Deployment events: sets CONTACTS_DATABASE_URL, which is another service's",
         'Deployment gateway: REDIS_URL refers to Secret mailer-secrets key REDIS_URL, which does not exist',
         'Deployment contacts: REDIS_URL refers to Secret mailer-secrets key REDIS_URL, which does not exist',
       ]),
@@ -183,6 +194,7 @@ describe('deploy/kubernetes', () => {
       gateway: gatewayEnvSchema,
       contacts: contactsEnvSchema,
       campaigns: campaignsEnvSchema,
+      events: eventsEnvSchema,
       automation: automationEnvSchema,
       web: webEnvSchema,
       webhooks: webhooksEnvSchema,

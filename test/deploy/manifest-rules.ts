@@ -7,6 +7,7 @@ import {
   SERVICES,
   SERVICE_PORTS,
   UPSTREAM_URLS,
+  foreignEnv,
   missingEnv,
   type Service,
 } from './service-contract';
@@ -44,6 +45,7 @@ function envProblems(manifests: Manifest[], service: Service, container: JsonObj
   const envs = arrayAt(container, 'env').filter(isObject);
   const names = new Set(envs.map((env) => stringAt(env, 'name') ?? ''));
   for (const missing of missingEnv(service, names)) problems.push(`${where}: does not set ${missing}`);
+  for (const name of foreignEnv(service, names)) problems.push(`${where}: sets ${name}, which is another service's`);
   for (const env of envs) {
     const name = stringAt(env, 'name');
     for (const [refKind, kind] of [

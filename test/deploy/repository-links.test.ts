@@ -107,7 +107,7 @@ describe('links and references stay inside the repository', () => {
   it('the checks catch what they are for', () => {
     expect(escapingPaths('README.md', 'see ../sibling/spec.md')).toHaveLength(1);
     expect(escapingPaths('packages/x/src/a.ts', "import '../common/y'")).toEqual([]);
-    expect(brokenMarkdownLinks('docs/a.md', '[spec](../../outside.md) [ok](decisions.md) [web](https://example.org)')).toEqual([
+    expect(brokenMarkdownLinks('docs/a.md', '[spec](../../outside.md) [ok](api.md) [web](https://example.org)')).toEqual([
       'docs/a.md: link to ../../outside.md, which is not in the repository',
     ]);
     const headings = () => '# Title\n## Who receives it, and only once\n';

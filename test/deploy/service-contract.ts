@@ -3,7 +3,7 @@
  * Kubernetes): the port each listens on and the variables it cannot run well without. A
  * requirement that is a list is satisfied by any one of its names (its own database, or the server).
  */
-export const SERVICES = ['gateway', 'contacts', 'campaigns', 'automation', 'web', 'webhooks'] as const;
+export const SERVICES = ['gateway', 'contacts', 'campaigns', 'events', 'automation', 'web', 'webhooks'] as const;
 export type Service = (typeof SERVICES)[number];
 
 export type EnvRequirement = string | readonly string[];
@@ -16,6 +16,7 @@ export const SERVICE_PORTS: Record<Service, readonly number[]> = {
   gateway: [3000, 3001, 3002],
   contacts: [3010],
   campaigns: [3020],
+  events: [3030],
   automation: [3040],
   web: [3050],
   webhooks: [3060],
@@ -28,17 +29,10 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
     'EVENTS_PORT',
     DATABASE,
     'REDIS_URL',
-    // POST /v1/events is published from the gateway's own process.
-    'AMQP_URL',
     'CONTACTS_SERVICE_URL',
     'CAMPAIGNS_SERVICE_URL',
+    'EVENTS_SERVICE_URL',
     'AUTOMATION_SERVICE_URL',
-    // The events' enrolments are written from the gateway's process, Message-IDs with automation's sender domain,
-    // and their first emails sent from it with automation's sending settings.
-    ['AUTOMATION_DATABASE_URL', 'POSTGRES_URL'],
-    'MAIL_FROM',
-    'SMTP_URL',
-    'PUBLIC_BASE_URL',
     'WEB_SERVICE_URL',
     'WEBHOOKS_SERVICE_URL',
     'GATEWAY_INTERNAL_PORT',
@@ -46,14 +40,14 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
   ],
   contacts: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'REDIS_URL', 'AMQP_URL'],
   campaigns: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'AMQP_URL'],
+  // Events owns no database: its Idempotency-Key answers live in Redis, the events in the broker.
+  events: [SIGNING_SECRET, 'PORT', 'HOST', 'REDIS_URL', 'AMQP_URL'],
   automation: [
     SIGNING_SECRET,
     'PORT',
     'HOST',
     DATABASE,
     'AMQP_URL',
-    // The record of the workflows' triggers, which the gateway reads in its Redis.
-    'REDIS_URL',
     'SMTP_URL',
     'MAIL_FROM',
     'PUBLIC_BASE_URL',
@@ -66,13 +60,14 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
 export const UPSTREAM_URLS: Record<string, Service> = {
   CONTACTS_SERVICE_URL: 'contacts',
   CAMPAIGNS_SERVICE_URL: 'campaigns',
+  EVENTS_SERVICE_URL: 'events',
   AUTOMATION_SERVICE_URL: 'automation',
   WEB_SERVICE_URL: 'web',
   WEBHOOKS_SERVICE_URL: 'webhooks',
 };
 
 /** Services that must have a HorizontalPodAutoscaler. */
-export const AUTOSCALED: readonly Service[] = ['gateway', 'automation'];
+export const AUTOSCALED: readonly Service[] = ['gateway', 'events', 'automation'];
 
 export const requirementName = (requirement: EnvRequirement) =>
   typeof requirement === 'string' ? requirement : requirement.join(' or ');
@@ -84,4 +79,18 @@ export function missingEnv(service: Service, names: ReadonlySet<string>): string
       typeof requirement === 'string' ? !names.has(requirement) : !requirement.some((n) => names.has(n)),
     )
     .map(requirementName);
+}
+
+/**
+ * Variables that give a service a job that is another's: the mail server is automation's alone,
+ * and each database URL belongs to its owner (a service's own is DATABASE_URL).
+ */
+const OWNED_ELSEWHERE: Record<string, Service> = {
+  SMTP_URL: 'automation',
+  MAIL_FROM: 'automation',
+};
+
+/** The variables of `names` that belong to another service. */
+export function foreignEnv(service: Service, names: ReadonlySet<string>): string[] {
+  return [...names].filter((name) => (OWNED_ELSEWHERE[name] !== undefined && OWNED_ELSEWHERE[name] !== service) || /^[A-Z]+_DATABASE_URL$/.test(name));
 }

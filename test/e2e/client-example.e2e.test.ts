@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { contactPageSchema, contactSchema } from '../../services/contacts/src/entry-points/api/contact-response';
 import type { contactChangesSchema, newContactSchema } from '../../services/contacts/src/entry-points/api/contact.schemas';
 import type { campaignPageSchema, campaignSchema } from '../../services/campaigns/src/entry-points/api/campaign.json';
-import type { acceptedEventSchema, eventInputSchema } from '../../services/gateway/src/domain/events/event-input';
+import type { acceptedEventSchema, eventInputSchema } from '../../services/events/src/domain/event-input';
 import {
   MailerClient,
   MailerRateLimitError,

@@ -15,8 +15,8 @@ describe('captured identity headers cannot be replayed on other requests (real g
 
   beforeAll(async () => {
     tap = await startHeaderRecorder();
-    // Every contacts request over the wire, reads included (by default the gateway answers those itself).
-    product = await startProduct({ gatewayEnv: { CONTACTS_SERVICE_URL: tap.url, CONTACTS_READS: 'proxy' } });
+    // Every contacts request over the wire, through the tap.
+    product = await startProduct({ gatewayEnv: { CONTACTS_SERVICE_URL: tap.url } });
     tap.forwardTo(product.contacts.url);
     ({ key } = await product.anAccountWithKey());
   }, 60_000);

@@ -14,6 +14,8 @@ import { loadCampaignsConfig } from '../../services/campaigns/src/config';
 import { startCampaignsService } from '../../services/campaigns/src/campaigns-service';
 import { loadContactsConfig } from '../../services/contacts/src/config';
 import { startContactsService, type ContactsService } from '../../services/contacts/src/contacts-service';
+import { loadEventsConfig } from '../../services/events/src/config';
+import { startEventsService, type EventsService } from '../../services/events/src/events-service';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 import { startGatewayService } from '../../services/gateway/src/gateway-service';
 import { createAccount } from '../../services/gateway/src/domain/create-account';
@@ -34,6 +36,8 @@ export interface ProductOptions {
   gatewayEnv?: Record<string, string>;
   /** Extra environment for every service, e.g. faster retries for a suite that waits them out. */
   env?: Record<string, string>;
+  /** Extra events-service environment, e.g. an AMQP_URL through a proxy a test can cut. */
+  eventsEnv?: Record<string, string>;
   /**
    * Start the webhooks service too, with this extra environment (e.g. WEBHOOK_ALLOWED_HOSTS for a
    * receiver on 127.0.0.1). Without it the app's webhook pages answer 503 (nothing listens).
@@ -42,10 +46,9 @@ export interface ProductOptions {
 }
 
 /**
- * The product as a client sees it: gateway (which ingests events itself), contacts, campaigns,
- * automation and the account app in-process on free ports (webhooks on request), one broker
- * namespace, a loopback DNS server for domain checks and an SMTP sink. Each service gets its own
- * database, exactly as in production.
+ * The product as a client sees it: gateway, contacts, campaigns, events, automation and the account
+ * app in-process on free ports (webhooks on request), one broker namespace, a loopback DNS server
+ * for domain checks and an SMTP sink. Each service gets its own database, exactly as in production.
  */
 export async function startProduct(options: ProductOptions = {}) {
   const logger = options.logger ?? silent;
@@ -68,14 +71,14 @@ export async function startProduct(options: ProductOptions = {}) {
     SCHEDULER_POLL_MS: '100',
     OUTBOX_POLL_MS: '50',
     // Redis keys of this product only: every file's requests come from 127.0.0.1, and one shared
-    // per-IP window made parallel files answer each other's 429s. One prefix for all its services,
-    // as in a deployment: the gateway reads what automation records (the trigger routes).
+    // per-IP window made parallel files answer each other's 429s.
     REDIS_KEY_PREFIX: `${testServers().redisKeyPrefix}gw${randomBytes(3).toString('hex')}:`,
     ...options.env,
   });
-  const contacts: ContactsService = await startContactsService(loadContactsConfig(shared), logger('contacts'));
+  let contacts: ContactsService = await startContactsService(loadContactsConfig(shared), logger('contacts'));
   const campaigns = await startCampaignsService(loadCampaignsConfig(shared), logger('campaigns'));
-  const automation: AutomationService = await startAutomationService(loadAutomationConfig(shared), logger('automation'));
+  const events: EventsService = await startEventsService(loadEventsConfig({ ...shared, ...options.eventsEnv }), logger('events'));
+  let automation: AutomationService = await startAutomationService(loadAutomationConfig(shared), logger('automation'));
   const gateway = await startGatewayService(
     loadGatewayConfig({
       ...shared,
@@ -83,6 +86,7 @@ export async function startProduct(options: ProductOptions = {}) {
       EVENTS_PORT: '0',
       CONTACTS_SERVICE_URL: contacts.url,
       CAMPAIGNS_SERVICE_URL: campaigns.url,
+      EVENTS_SERVICE_URL: events.url,
       AUTOMATION_SERVICE_URL: automation.url,
       WEB_SERVICE_URL: `http://127.0.0.1:${webPort}`,
       WEBHOOKS_SERVICE_URL: `http://127.0.0.1:${webhooksPort}`,
@@ -106,7 +110,7 @@ export async function startProduct(options: ProductOptions = {}) {
     ? await startWebhooksService(loadWebhooksConfig({ ...shared, PORT: String(webhooksPort), ...options.webhooksEnv }), logger('webhooks'))
     : undefined;
   await webhooks?.broker.ready();
-  await Promise.all([contacts.broker.ready(), campaigns.broker.ready(), gateway.broker.ready(), automation.broker.ready()]);
+  await Promise.all([contacts.broker.ready(), campaigns.broker.ready(), events.broker.ready(), automation.broker.ready()]);
 
   /** A new account on `plan` and a key for it, made the way the CLI makes them. */
   async function anAccountWithKey(plan: 'free' | 'pro' = 'pro') {
@@ -141,13 +145,37 @@ export async function startProduct(options: ProductOptions = {}) {
     return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
   }
 
+  /**
+   * Stops a consumer of the event path, as an outage or a redeploy would; the function it returns
+   * starts it again on the same port, databases and queues.
+   */
+  async function takeDown(service: 'contacts' | 'automation'): Promise<() => Promise<void>> {
+    const port = new URL(service === 'contacts' ? contacts.url : automation.url).port;
+    await (service === 'contacts' ? contacts : automation).stop();
+    return async () => {
+      if (service === 'contacts') {
+        contacts = await startContactsService(loadContactsConfig({ ...shared, PORT: port }), logger('contacts'));
+        await contacts.broker.ready();
+      } else {
+        automation = await startAutomationService(loadAutomationConfig({ ...shared, PORT: port }), logger('automation'));
+        await automation.broker.ready();
+      }
+    };
+  }
+
   return {
     /** The environment every service was started with (its DB_PREFIX names this stack's databases). */
     env: shared,
     gateway,
-    contacts,
+    get contacts() {
+      return contacts;
+    },
     campaigns,
-    automation,
+    events,
+    get automation() {
+      return automation;
+    },
+    takeDown,
     web,
     /** Started only when `webhooksEnv` was given. */
     webhooks,
@@ -160,7 +188,7 @@ export async function startProduct(options: ProductOptions = {}) {
       await gateway.stop();
       await web.stop();
       await webhooks?.stop();
-      await Promise.all([contacts.stop(), campaigns.stop(), automation.stop()]);
+      await Promise.all([contacts.stop(), campaigns.stop(), events.stop(), automation.stop()]);
       await Promise.all([dns.close(), smtp.close()]);
     },
   };

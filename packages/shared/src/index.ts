@@ -30,7 +30,6 @@ export * from './db/table-changes-listener';
 export * from './db/inbox-pruner';
 export * from './redis/redis-client';
 export * from './redis/coalesce-writes';
-export * from './redis/trigger-routes-set';
 export * from './messaging/topology';
 export * from './messaging/queue-routing';
 export * from './messaging/broker';

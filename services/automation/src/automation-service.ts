@@ -13,7 +13,6 @@ import {
   type Registry,
   type WakeableLoop,
 } from '@mailer/shared';
-import { contactsDatabaseUrl, EventContacts } from '@mailer/contacts/event-contacts';
 import type { AutomationConfig } from './config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { SmtpProbe } from './domain/sending/smtp-probe';
@@ -30,7 +29,6 @@ import { CampaignSender } from './entry-points/workers/campaign-sender';
 import { SendScheduler } from './entry-points/workers/send-scheduler';
 import { createTriggerRouting, type TriggerRouting } from './domain/routing/trigger-routing';
 import type { WorkflowWrites } from './domain/workflows/workflow-writes';
-import { connectTriggerRoutesRecord } from './data-access/trigger-routes-record';
 import { SENDS_DUE_CHANNEL } from './data-access/enrolment.repository';
 
 /** The safety net behind the other trigger-routing reconciles (a NOTIFY lost with its connection). */
@@ -42,21 +40,6 @@ const TRIGGER_ROUTING_CHECK_MS = 60_000;
  * shared Postgres.
  */
 const DATABASE_CONNECTIONS = 26;
-/**
- * Connections to contacts' database when this service upserts the product events' contacts: the
- * common case is one statement shared by the events of a prefetch, the rest a short transaction each.
- */
-const CONTACTS_DATABASE_CONNECTIONS = 10;
-
-/**
- * Contacts' database, when this service upserts the product events' contacts there with contacts'
- * code: as their consumer (`automation`), or to drain what a gateway queued before `gateway` was
- * set (a rolling upgrade), since with `gateway` nothing else consumes the queue.
- */
-function contactsDatabaseFor(config: AutomationConfig): string | undefined {
-  if (config.PRODUCT_EVENTS_UPSERTED_BY === 'contacts') return undefined;
-  return contactsDatabaseUrl({ DATABASE_URL: config.CONTACTS_DATABASE_URL, POSTGRES_URL: config.POSTGRES_URL, DB_PREFIX: config.DB_PREFIX });
-}
 
 /** A running automation service, as its composition root returns it (tests and tools name it). */
 export interface AutomationService {
@@ -81,7 +64,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger, { max: DATABASE_CONNECTIONS });
   const broker = Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'automation', metrics });
-  const { ctx, mailer } = startSending('automation', config, { pool, logger, metrics });
+  const { ctx, mailer } = startSending(config, { pool, logger, metrics });
   outboxLagGauge(metrics, pool);
   const relay = automationOutboxRelay(pool, broker, logger, config.OUTBOX_POLL_MS);
   const scheduler = new SendScheduler(ctx, {
@@ -90,12 +73,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     pollMs: config.SCHEDULER_POLL_MS,
     afterSend: () => relay.wake(),
   });
-  // Only for the record of the trigger routes the gateway reads (docs/decisions.md, "Session 40").
-  const { record, redis } = connectTriggerRoutesRecord(config, logger);
-  const triggerRouting = createTriggerRouting({ pool, router: broker, record, logger });
-  // A Redis restarted empty lost the record: written whole again at once, not at the next check.
-  // Not before the broker is there: its own connection starts a reconcile then.
-  redis.on('ready', () => triggerRouting.reconcileSoonWhileConnected('redis connected'));
+  const triggerRouting = createTriggerRouting({ pool, router: broker, logger });
   // One listening connection for every channel: a NOTIFY wakes each listening backend of the database.
   const tableChanges = new TableChangesListener({ databaseUrl, applicationName: 'mailer-automation-listen', logger });
   triggerRouting.follow({
@@ -103,10 +81,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     broker,
     everyMs: TRIGGER_ROUTING_CHECK_MS,
   });
-  const contactsUrl = contactsDatabaseFor(config);
-  const eventContacts =
-    contactsUrl === undefined ? undefined : EventContacts.connect({ databaseUrl: contactsUrl, poolSize: CONTACTS_DATABASE_CONNECTIONS, logger, broker });
-  consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler, eventContacts });
+  consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler });
   consumeContactFacts(broker, { pool });
   consumeConfirmationRequests(broker, {
     pool,
@@ -131,7 +106,8 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
   inbox.start();
   scheduler.start();
-  // Enrolments made in the gateway's process leave their first email pending and notify: claimed at once.
+  // An enrolling instance with no room for a first email due now leaves it pending and notifies:
+  // an instance with room (this one, or a peer) claims it at once rather than at its next poll.
   tableChanges.on(SENDS_DUE_CHANNEL, () => scheduler.wake());
   await tableChanges.start();
   campaignSender.start();
@@ -155,9 +131,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   );
   logStarted(logger, `automation (instance ${scheduler.instance})`, [`http://${config.HOST}:${server.port}`], {
     postgres: databaseUrl,
-    'contacts upserts': contactsUrl,
     rabbitmq: config.AMQP_URL,
-    redis: config.REDIS_URL,
     smtp: config.SMTP_URL,
   });
   return {
@@ -174,7 +148,6 @@ export async function startAutomationService(config: AutomationConfig, logger: L
         () => server.close(),
         () => tableChanges.stop(),
         () => triggerRouting.stop(),
-        async () => redis.disconnect(),
         () => scheduler.stop(),
         () => campaignSender.stop(),
         () => progress.stop(),
@@ -182,7 +155,6 @@ export async function startAutomationService(config: AutomationConfig, logger: L
         () => inbox.stop(),
         () => broker.close(),
         async () => mailer.close(),
-        async () => eventContacts?.close(),
         () => pool.end(),
       ]),
   };

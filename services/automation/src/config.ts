@@ -1,19 +1,12 @@
 import { z } from 'zod';
-import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, inboxEnv, loadConfig, postgresEnv, productEventsEnv, redisEnv } from '@mailer/shared';
+import { brokerEnv, commonEnvSchema, internalListenEnv, envFields, inboxEnv, loadConfig, postgresEnv } from '@mailer/shared';
 
-/**
- * What the admin CLI needs: the database, and for an import the broker and Redis (a workflow's
- * trigger is routed and recorded for the gateway before it is saved).
- */
-export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv, ...brokerEnv, ...redisEnv });
+/** What the admin CLI needs: the database, and for an import the broker (a workflow's trigger is routed before it is saved). */
+export const automationDatabaseEnvSchema = z.object({ LOG_LEVEL: envFields.logLevel, ...postgresEnv, ...brokerEnv });
 
 const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
-/**
- * How workflow emails are sent, wherever automation's sending code runs: in automation, and in
- * the gateway for the first emails of the events it enrols (`FIRST_EMAILS_SENT_BY=gateway`). The
- * same names and defaults in both; give both processes the same values.
- */
+/** How workflow and campaign emails are sent. */
 export const sendingEnv = {
   SMTP_URL: envFields.smtpUrl.default('smtp://127.0.0.1:1025'),
   /** Sender of workflow emails: `address` or `Name <address>`. */
@@ -43,15 +36,6 @@ export const automationEnvSchema = commonEnvSchema.extend({
   ...postgresEnv,
   ...inboxEnv,
   ...brokerEnv,
-  /** Where automation records the bound triggers for the gateway; give the gateway's REDIS_URL and REDIS_KEY_PREFIX. */
-  ...redisEnv,
-  ...productEventsEnv,
-  /**
-   * Contacts' database, where this service upserts the queued product events' contacts with
-   * contacts' code (`PRODUCT_EVENTS_UPSERTED_BY=automation` or `gateway`); unset:
-   * `${DB_PREFIX}contacts` on `POSTGRES_URL`.
-   */
-  CONTACTS_DATABASE_URL: envFields.postgresUrl.optional(),
   ...sendingEnv,
   /** How often an instance looks for due sends when nothing woke it up. */
   SCHEDULER_POLL_MS: envFields.positiveInt(500),
@@ -69,7 +53,7 @@ export const automationEnvSchema = commonEnvSchema.extend({
  * it is claimed, rendered, waits for a connection, talks SMTP and has its outcome written; with
  * fewer than about four per connection a connection stands idle between one message and the next
  * (the backlog drain: 64% of nodemailer alone at two per connection, 97% at four;
- * docs/performance.md, session 31).
+ * docs/performance.md).
  */
 export const SENDS_PER_CONNECTION = 4;
 

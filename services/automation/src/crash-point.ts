@@ -8,7 +8,6 @@ import { existsSync, writeFileSync } from 'node:fs';
  * Unset in production: then `crashPoint` is one comparison.
  */
 export const CRASH_POINTS = [
-  'after_upsert',
   'after_ack',
   'after_claim',
   'after_smtp_accepted',

@@ -20,14 +20,11 @@ export interface Sending {
 }
 
 /**
- * What sending workflow emails needs in one process, built from its settings: the SMTP pool (its
- * round trips timed), the renderer, the outcome writer on automation's database and the outcome
- * counters, in `metrics`. Automation builds it, and so does the gateway that sends the first
- * emails of the events it enrols (`service` names the process in spans and claims); the caller
- * closes the mailer.
+ * What sending workflow emails needs, built from the settings: the SMTP pool (its round trips
+ * timed), the renderer, the outcome writer on automation's database and the outcome counters, in
+ * `metrics`. The caller closes the mailer.
  */
 export function startSending(
-  service: SendContext['service'],
   config: SendingConfig,
   deps: { pool: Pool; logger: Logger; metrics: Registry },
 ): Sending {
@@ -41,7 +38,6 @@ export function startSending(
     timeoutMs: config.SMTP_TIMEOUT_MS,
   });
   const ctx: SendContext = {
-    service,
     pool,
     outcomes: sendOutcomeWriter(pool),
     mailer: timedMailer(mailer, metrics),

@@ -4,7 +4,9 @@ import { nextEmailStep } from '../src/domain/enrolment/next-email-step';
 import { stepMessageId } from '../src/domain/sending/message-id';
 import { signUnsubscribeToken, unsubscribeSecret, verifyUnsubscribeToken } from '../src/domain/unsubscribe/unsubscribe-token';
 import { conditionHolds } from '../src/domain/workflows/match-conditions';
+import { validateWorkflows } from '../src/domain/workflows/validate-workflows';
 import { durationMs, workflowSchema } from '../src/domain/workflows/workflow-schema';
+import { EmailRenderer } from '../src/domain/rendering/render-email';
 
 describe('trigger conditions', () => {
   const holds = (op: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists', value: string | number | boolean | undefined, properties: Record<string, unknown>) =>
@@ -52,6 +54,35 @@ describe('workflow format', () => {
     expect(nextEmailStep(workflow, -1)).toEqual({ stepId: 'a', stepIndex: 1, delayMs: 60_000 });
     expect(nextEmailStep(workflow, 1)).toEqual({ stepId: 'b', stepIndex: 4, delayMs: 3_630_000 });
     expect(nextEmailStep(workflow, 4)).toBeUndefined();
+  });
+
+  it('names each problem by its path in the document, which the account app places on its form fields', () => {
+    const problems = (document: unknown) => {
+      const validation = validateWorkflows(document, new EmailRenderer());
+      return validation.ok ? [] : validation.errors;
+    };
+    expect(
+      problems({
+        name: '',
+        trigger: { event: '', where: [{ property: '', op: 'gt', value: 5 }] },
+        steps: [
+          { id: 'bad id!', type: 'email', subject: 'Hi', html: '<p>x</p>' },
+          { id: 'pause', type: 'wait', duration: '3 days' },
+        ],
+      }),
+    ).toEqual([
+      expect.stringMatching(/^name /),
+      expect.stringMatching(/^trigger\.event /),
+      expect.stringMatching(/^trigger\.where\.0\.property /),
+      expect.stringMatching(/^steps\.0\.id /),
+      expect.stringMatching(/^steps\.1\.duration must be a number and a unit/),
+    ]);
+    expect(problems({ name: 'w', trigger: { event: 'e' }, steps: [{ id: 'pause', type: 'wait', duration: '1d' }] })).toEqual([
+      expect.stringMatching(/^steps a workflow needs at least one email step/),
+    ]);
+    expect(problems({ name: 'w', trigger: { event: 'e' }, steps: [{ id: 'a', type: 'email', subject: 'Hi {{ first_name', text: 't' }] })).toEqual([
+      expect.stringMatching(/^steps\.0\.subject: invalid Liquid template: /),
+    ]);
   });
 });
 

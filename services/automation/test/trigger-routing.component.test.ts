@@ -1,7 +1,6 @@
-import { BrokerUnavailableError, createLogger, createRedis, redisReady, TRIGGER_ROUTES_WHOLE, triggerRoutesSetKey, triggerRoutingKey } from '@mailer/shared';
+import { BrokerUnavailableError, createLogger, triggerRoutingKey } from '@mailer/shared';
 import { brokerRoutes, startTcpProxy, waitFor } from '@mailer/shared/testing';
 import { EmailRenderer } from '../src/domain/rendering/render-email';
-import { loadAutomationConfig } from '../src/config';
 import { createTriggerRouting } from '../src/domain/routing/trigger-routing';
 import { createWorkflow, switchWorkflow, updateWorkflow } from '../src/domain/workflows/save-workflow';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
@@ -63,7 +62,7 @@ describe('product events reach automation only when an enabled workflow triggers
         return broker.setQueueBindings(queue, keys);
       },
     };
-    const watched = { pool: harness.pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool: harness.pool, router: recording, record: harness.triggerRoutesRecord, logger: silent }) };
+    const watched = { pool: harness.pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool: harness.pool, router: recording, logger: silent }) };
     const { id } = await createWorkflow(watched, account, welcome('Paused', 'paused_before'));
     await switchWorkflow(watched, account, id, false);
     bound.length = 0;
@@ -111,7 +110,7 @@ describe('product events reach automation only when an enabled workflow triggers
     const brokerDown = {
       setQueueBindings: () => Promise.reject(new BrokerUnavailableError('not connected to the message broker')),
     };
-    const failing = { pool: harness.pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool: harness.pool, router: brokerDown, record: harness.triggerRoutesRecord, logger: silent }) };
+    const failing = { pool: harness.pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool: harness.pool, router: brokerDown, logger: silent }) };
     await expect(createWorkflow(failing, account, welcome('Unarmed', 'unarmed'))).rejects.toMatchObject({ code: 'COMMON.UNAVAILABLE' });
     await expect(harness.importWorkflow(account, welcome('Armed', 'armed'))).resolves.toHaveLength(1);
     const { rows } = await harness.pool.query<{ name: string }>('SELECT name FROM workflows WHERE account_id = $1', [account]);
@@ -145,55 +144,6 @@ describe('product events reach automation only when an enabled workflow triggers
         timeoutMs: 15_000,
       });
     } finally {
-      await cut.stop();
-      await proxy.close();
-    }
-  });
-
-  it("records a trigger for the gateway before the write answers, the whole set at each reconcile, and drops a disabled workflow's", async () => {
-    const account = newAccountId();
-    const key = triggerRoutingKey(account, 'recorded');
-    const { id } = await createWorkflow(writes(), account, welcome('Recorded', 'recorded'));
-    expect(await harness.recordedTriggerRoutes()).toContain(key);
-    await harness.instances[0]!.triggerRouting.reconcile();
-    expect(await harness.recordedTriggerRoutes()).toEqual(expect.arrayContaining([TRIGGER_ROUTES_WHOLE, key]));
-    await switchWorkflow(writes(), account, id, false);
-    const recorded = await harness.recordedTriggerRoutes();
-    expect(recorded).toContain(TRIGGER_ROUTES_WHOLE);
-    expect(recorded).not.toContain(key);
-  });
-
-  it('while Redis is away a new workflow is refused (503, nothing saved); the reconnect writes the record whole again', async () => {
-    const redisUrl = new URL(harness.env.REDIS_URL!);
-    const proxy = await startTcpProxy({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) });
-    redisUrl.host = `127.0.0.1:${proxy.port}`;
-    const cut = await startAutomationHarness('trigger_routes_cut', { env: { REDIS_URL: redisUrl.toString() } });
-    // Straight to Redis, not through the proxy.
-    const direct = createRedis(harness.env.REDIS_URL!, silent, { keyPrefix: cut.env.REDIS_KEY_PREFIX });
-    const routesKey = triggerRoutesSetKey({ amqpUrl: cut.env.AMQP_URL!, namespace: loadAutomationConfig(cut.env).BROKER_NAMESPACE });
-    const account = newAccountId();
-    try {
-      await redisReady(direct);
-      expect((await cut.call(account, 'POST', '/workflows', welcome('Before', 'before'))).status).toBe(201);
-      expect(await direct.smembers(routesKey)).toContain(triggerRoutingKey(account, 'before'));
-
-      proxy.cut();
-      await waitFor(() => (cut.recordedTriggerRoutes().then(() => undefined, () => true)), { what: 'the lost connection' });
-      const refused = await cut.call(account, 'POST', '/workflows', welcome('During', 'during'));
-      expect(refused.status).toBe(503);
-      expect((await cut.call<{ data: Array<{ name: string }> }>(account, 'GET', '/workflows')).body.data.map((workflow) => workflow.name)).toEqual(['Before']);
-      expect(await direct.sismember(routesKey, triggerRoutingKey(account, 'during'))).toBe(0);
-
-      // Redis comes back empty: the reconnect's reconcile writes the record whole.
-      await direct.del(routesKey);
-      proxy.resume();
-      await waitFor(async () => ((await direct.sismember(routesKey, TRIGGER_ROUTES_WHOLE)) === 1 ? true : undefined), {
-        what: 'the record written whole after the reconnect',
-        timeoutMs: 15_000,
-      });
-      expect(await direct.smembers(routesKey)).toContain(triggerRoutingKey(account, 'before'));
-    } finally {
-      direct.disconnect();
       await cut.stop();
       await proxy.close();
     }

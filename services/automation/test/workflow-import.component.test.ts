@@ -1,10 +1,9 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger, createRedis, redisReady, triggerRoutesSetKey, triggerRoutingKey } from '@mailer/shared';
-import { serviceTestEnv, testServers } from '@mailer/shared/testing';
+import { triggerRoutingKey } from '@mailer/shared';
+import { brokerRoutes, serviceTestEnv, testServers } from '@mailer/shared/testing';
 import { runAdmin } from '../src/cli/run-admin';
-import { loadAutomationConfig } from '../src/config';
 import { newAccountId } from './support/automation-harness';
 
 const env = serviceTestEnv({ DB_PREFIX: `${testServers().dbPrefix}cli_` });
@@ -48,21 +47,14 @@ describe('workflows import (admin CLI)', () => {
     expect(list.json).toEqual({ data: [expect.objectContaining({ id, name: 'Welcome sequence', steps: 1 })] });
   });
 
-  it("records the trigger where the gateway looks it up, and imports nothing while Redis is unreachable", async () => {
+  it('routes the trigger to automation before it answers, and imports nothing while the broker is unreachable', async () => {
     const account = newAccountId();
-    const redis = createRedis(env.REDIS_URL!, createLogger('test', { level: 'silent' }), { keyPrefix: env.REDIS_KEY_PREFIX });
-    try {
-      await redisReady(redis);
-      const routes = triggerRoutesSetKey({ amqpUrl: env.AMQP_URL!, namespace: loadAutomationConfig(env).BROKER_NAMESPACE });
-      expect((await admin('workflows', 'import', await file(welcome), '--account', String(account))).code).toBe(0);
-      expect(await redis.sismember(routes, triggerRoutingKey(account, 'signup'))).toBe(1);
-    } finally {
-      redis.disconnect();
-    }
+    expect((await admin('workflows', 'import', await file(welcome), '--account', String(account))).code).toBe(0);
+    expect(await brokerRoutes(env.BROKER_NAMESPACE!, triggerRoutingKey(account, 'signup'))).toBe(true);
     // Nothing listens on port 9: the CLI's entry prints the failure and exits non-zero.
     const io = { out: () => undefined, err: () => undefined };
-    const unrecorded = ['workflows', 'import', await file({ ...welcome, name: 'Unrecorded' }), '--account', String(account)];
-    await expect(runAdmin(unrecorded, { ...env, REDIS_URL: 'redis://127.0.0.1:9' }, io)).rejects.toThrow('Redis (127.0.0.1:9) is unreachable');
+    const unrouted = ['workflows', 'import', await file({ ...welcome, name: 'Unrouted' }), '--account', String(account)];
+    await expect(runAdmin(unrouted, { ...env, AMQP_URL: 'amqp://guest:guest@127.0.0.1:9' }, io)).rejects.toThrow('the message broker (127.0.0.1:9) is unreachable');
     expect((await admin('workflows', 'list', '--account', String(account))).json).toEqual({ data: [expect.objectContaining({ name: 'Welcome sequence' })] });
   }, 30_000);
 

@@ -8,7 +8,6 @@ import {
   inboxEnv,
   loadConfig,
   postgresEnv,
-  productEventsEnv,
   redisEnv,
 } from '@mailer/shared';
 
@@ -20,7 +19,6 @@ export const contactsEnvSchema = commonEnvSchema.extend({
   ...brokerEnv,
   ...redisEnv,
   ...emailDomainEnv,
-  ...productEventsEnv,
   /** How often the outbox relay looks for unpublished rows when idle. */
   OUTBOX_POLL_MS: envFields.positiveInt(100),
 });

@@ -27,11 +27,7 @@ export interface ContactsServiceHooks {
   onMessageOutcome?: (queue: string, outcome: ConsumeOutcome, messageId: string | undefined) => void;
 }
 
-/**
- * A running contacts service. Spelled out rather than inferred: the gateway reaches contacts' code
- * through the package (`@mailer/contacts/public-reads`) and the tests through its sources, and a
- * declaration that had to name `OutboxRelay` by one of those two paths could not be emitted.
- */
+/** A running contacts service, as its composition root returns it (tests and tools name it). */
 export interface ContactsService {
   url: string;
   pool: Pool;
@@ -64,7 +60,7 @@ export async function startContactsService(
   });
   const emailValidator = emailDomainValidatorFor(config, redis, logger, domainCheckMetrics(metrics));
   outboxLagGauge(metrics, pool);
-  registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome }, { productEvents: config.PRODUCT_EVENTS_UPSERTED_BY === 'contacts' });
+  registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome });
   const relay = new OutboxRelay({ pool, broker, logger, pollMs: config.OUTBOX_POLL_MS });
   const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
   inbox.start();

@@ -29,7 +29,7 @@ function eventFor(
   accountId: number,
   email: string,
   names: { first_name?: string; last_name?: string } = {},
-): EventContactInput & { messageKey: string } {
+): EventContactInput {
   const row = { email, first_name: names.first_name ?? null, last_name: names.last_name ?? null };
   return {
     messageKey: `test:${randomUUID()}`,
@@ -179,31 +179,6 @@ describe('product events handled together', () => {
     ]);
     expect((await rowsFor(account)).map((row) => row.email).sort()).toEqual([...good].sort());
     expect(await inboxRows([refused.messageKey])).toEqual(new Set());
-  });
-
-  it('accepted before their 202 (no inbox key): a known contact is read and a new one created, with no inbox row', async () => {
-    const account = newAccountId();
-    const known = uniqueEmail();
-    const fresh = uniqueEmail();
-    expect((await service.api.create(account, { email: known, first_name: 'Kai' })).status).toBe(201);
-    const inboxSize = async () => Number((await service.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_messages')).rows[0]?.n);
-    const before = await inboxSize();
-    const { outcomes, statements } = await handledTogether([
-      { ...eventFor(account, known), messageKey: null },
-      { ...eventFor(account, fresh), messageKey: null },
-    ]);
-    expect(outcomes.map((outcome) => contactOf(outcome)?.email)).toEqual([known, fresh]);
-    expect(statements).toBeLessThanOrEqual(2);
-    expect(await inboxSize()).toBe(before);
-    expect((await createdFactsFor(account)).map((fact) => fact.email)).toEqual([known, fresh]);
-    // Again: nothing to claim, so the known contact and the one created a moment ago are read as they stand.
-    const again = await handledTogether([
-      { ...eventFor(account, known), messageKey: null },
-      { ...eventFor(account, fresh), messageKey: null },
-    ]);
-    expect(again.outcomes.map((outcome) => contactOf(outcome)?.email)).toEqual([known, fresh]);
-    expect(await createdFactsFor(account)).toHaveLength(2);
-    expect(await inboxSize()).toBe(before);
   });
 
   it('with Postgres unreachable, fail together at once rather than one by one', async () => {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { sendingEnv } from '@mailer/automation/event-enrolments';
-import { brokerEnv, commonEnvSchema, emailDomainEnv, envFields, loadConfig, postgresEnv, productEventsEnv, redisEnv } from '@mailer/shared';
+import { commonEnvSchema, envFields, loadConfig, postgresEnv, redisEnv } from '@mailer/shared';
 
 export const gatewayEnvSchema = commonEnvSchema.extend({
   GATEWAY_PORT: envFields.port(3000),
@@ -13,52 +12,10 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   WEB_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3050'),
   ...postgresEnv,
   ...redisEnv,
-  /** Product events are published here, each confirmed before its 202. */
-  ...brokerEnv,
-  /**
-   * `gateway`: an event's contact is upserted here, on contacts' database, before its 202, unless
-   * CONTACTS_READS=proxy keeps the gateway off that database: it then queues the events, which
-   * automation upserts (it drains the queue under `gateway`).
-   */
-  ...productEventsEnv,
-  /** The email-domain verdict contacts gives, asked before an event is accepted. */
-  ...emailDomainEnv,
-  /** How long a retried POST /v1/events with the same `Idempotency-Key` replays the first answer. */
-  IDEMPOTENCY_TTL_S: envFields.positiveInt(24 * 60 * 60),
   CONTACTS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3010'),
-  /**
-   * `in-process`: contacts' public reads (one contact, the list) are answered in this process with
-   * contacts' own code against its database (one HTTP hop less); `proxy`: every contacts request
-   * goes to CONTACTS_SERVICE_URL, for a deployment that keeps the gateway away from that database.
-   */
-  CONTACTS_READS: z.enum(['in-process', 'proxy']).default('in-process'),
-  /**
-   * Contacts' database, for the in-process reads and the events' upserts (`PRODUCT_EVENTS_UPSERTED_BY=gateway`);
-   * default: `${DB_PREFIX}contacts` on POSTGRES_URL, where contacts makes it.
-   */
-  CONTACTS_DATABASE_URL: envFields.postgresUrl.optional(),
-  /**
-   * `gateway`: an event that may trigger a workflow is enrolled here, with automation's code on
-   * automation's database, right after its contact's commit and before its 202 (no broker message
-   * on the way to the email); `automation`: it is published enriched and automation enrols it.
-   * Only where the gateway upserts the contacts (`PRODUCT_EVENTS_UPSERTED_BY=gateway`).
-   */
-  PRODUCT_EVENTS_ENROLLED_BY: z.enum(['gateway', 'automation']).default('gateway'),
-  /** Automation's database, for the events' enrolments; default: `${DB_PREFIX}automation` on POSTGRES_URL, where automation makes it. */
-  AUTOMATION_DATABASE_URL: envFields.postgresUrl.optional(),
-  /**
-   * `gateway`: the first email of an event enrolled here, when due at once, is claimed by the
-   * enrolment and sent from this process with automation's sending code and settings (below);
-   * `automation`: it is left pending and automation's schedulers, woken by Postgres, send it.
-   * Only where the gateway enrols the events (`PRODUCT_EVENTS_ENROLLED_BY=gateway`).
-   */
-  FIRST_EMAILS_SENT_BY: z.enum(['gateway', 'automation']).default('gateway'),
-  /**
-   * Automation's sending settings, under automation's names and defaults; give the gateway the same
-   * values as automation. MAIL_FROM's domain also ends the Message-ID an enrolment writes.
-   */
-  ...sendingEnv,
   CAMPAIGNS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3020'),
+  /** The events listener's `/v1/events` is proxied here. */
+  EVENTS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3030'),
   AUTOMATION_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3040'),
   /** Only for the API document's `webhooks` (the event payloads); nothing is proxied to it. */
   WEBHOOKS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3060'),
@@ -94,13 +51,13 @@ export const gatewayEnvSchema = commonEnvSchema.extend({
   RESET_REQUEST_ADDRESS_LIMIT: envFields.positiveInt(10),
   RESET_REQUEST_EMAIL_LIMIT: envFields.positiveInt(3),
   RESET_REQUEST_WINDOW_S: envFields.positiveInt(3600),
-  /** How long a key row stays in the in-process cache (revocations are seen at once regardless).
-   *  At most 10 minutes: revocation markers in Redis must outlive every cached row (they live an hour). */
   /** Bearer token that lets a non-loopback scraper read GET /metrics on the public port; empty: loopback only. */
   METRICS_TOKEN: z
     .string()
     .default('')
     .refine((value) => value === '' || value.length >= 16, 'METRICS_TOKEN must be empty or at least 16 characters'),
+  /** How long a key row stays in the in-process cache (revocations are seen at once regardless).
+   *  At most 10 minutes: revocation markers in Redis must outlive every cached row (they live an hour). */
   KEY_CACHE_TTL_MS: z.coerce.number().int().positive().max(600_000).default(60_000),
   /** A 401 for an API key is answered no sooner than this after the request arrived (no timing oracle on key ids). */
   AUTH_FAILURE_MIN_MS: z.coerce.number().int().min(0).max(1000).default(25),

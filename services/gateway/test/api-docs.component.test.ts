@@ -5,9 +5,9 @@ import { mergeDocument } from '../src/entry-points/api-docs/openapi-document';
 import { headersFor, startGateway, stopGateways, uniqueIp, type Gateway } from './support/gateway-harness';
 
 /** A service's fragment with one operation answering `schema` (named `name`) at `path`. */
-function fragmentWith(path: string, name: string, schema: z.ZodType): OpenApiFragment {
+function fragmentWith(path: string, name: string, schema: z.ZodType, method: 'get' | 'post' = 'get'): OpenApiFragment {
   return {
-    paths: { [path]: { get: { operationId: `get${name}`, summary: name, tags: [name], responses: { '200': jsonResponse('ok', name) } } } },
+    paths: { [path]: { [method]: { operationId: `${method}${name}`, summary: name, tags: [name], responses: { '200': jsonResponse('ok', name) } } } },
     components: { schemas: componentSchemas({ [name]: schema }, 'output') },
   };
 }
@@ -26,12 +26,14 @@ describe('GET /api/v1/openapi.json and /docs (merged from the services)', () => 
 
   beforeAll(async () => {
     servers.push(await serveFragment(fragmentWith('/widgets', 'Widget', z.object({ id: z.number().int() }))));
+    servers.push(await serveFragment(fragmentWith('/v1/events', 'ProductEvent', z.object({ event: z.string() }), 'post')));
     // A port that is free now: the campaigns service is "down" until a test starts it there.
     const probe = await serveFragment(gadgets());
     campaignsPort = probe.port;
     await probe.close();
     gateway = await startGateway({
       CONTACTS_SERVICE_URL: servers[0]!.url,
+      EVENTS_SERVICE_URL: servers[1]!.url,
       CAMPAIGNS_SERVICE_URL: `http://127.0.0.1:${campaignsPort}`,
     });
   });
@@ -60,9 +62,9 @@ describe('GET /api/v1/openapi.json and /docs (merged from the services)', () => 
       paths: {
         '/widgets': { get: { responses: { '200': { headers: { 'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' } } } } } },
         '/gadgets': { get: { responses: { '401': { $ref: '#/components/responses/Unauthorized' }, '429': { $ref: '#/components/responses/TooManyRequests' } } } },
-        '/v1/events': { servers: [{ url: '{events_url}' }] },
+        // The events service's paths are served on the events listener.
+        '/v1/events': { servers: [{ url: '{events_url}' }], post: { responses: { '401': { $ref: '#/components/responses/Unauthorized' } } } },
       },
-      // The event endpoint's part is the gateway's own (it ingests events itself), always there.
       components: { schemas: { Widget: { type: 'object' }, Gadget: { type: 'object' }, ProductEvent: { type: 'object' }, Error: { required: ['error'] } } },
     });
   });

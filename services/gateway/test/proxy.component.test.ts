@@ -23,19 +23,21 @@ describe('proxy to the internal services', () => {
   let contacts: Awaited<ReturnType<typeof startFakeUpstream>>;
   let campaigns: Awaited<ReturnType<typeof startFakeUpstream>>;
   let automation: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let events: Awaited<ReturnType<typeof startFakeUpstream>>;
   let gateway: Gateway;
 
   beforeAll(async () => {
-    [contacts, campaigns, automation] = await Promise.all([startFakeUpstream(), startFakeUpstream(), startFakeUpstream()]);
+    [contacts, campaigns, automation, events] = await Promise.all([startFakeUpstream(), startFakeUpstream(), startFakeUpstream(), startFakeUpstream()]);
     gateway = await startGateway({
       CONTACTS_SERVICE_URL: contacts.url,
       CAMPAIGNS_SERVICE_URL: campaigns.url,
       AUTOMATION_SERVICE_URL: automation.url,
+      EVENTS_SERVICE_URL: events.url,
     });
   });
   afterAll(async () => {
     await stopGateways();
-    await Promise.all([contacts, campaigns, automation].map((upstream) => upstream.close()));
+    await Promise.all([contacts, campaigns, automation, events].map((upstream) => upstream.close()));
     expectNoKeyInLogs();
   });
 
@@ -128,14 +130,32 @@ describe('proxy to the internal services', () => {
     expect(seen.headers[IDENTITY_HEADER]).toBeUndefined();
   });
 
-  it('answers /v1/events on the events listener only (the ingest runs in the gateway), no service sees it', async () => {
-    const { plaintext } = await aKey(gateway.pool);
-    const headers = headersFor(plaintext, uniqueIp(), { 'content-type': 'application/json', 'x-request-id': 'req-events' });
-    const refused = await fetch(`${gateway.eventsUrl}/v1/events`, { method: 'POST', headers, body: '{"event":"signup"}' });
-    expect([refused.status, refused.headers.get('x-request-id')]).toEqual([422, 'req-events']);
-    for (const upstream of [contacts, campaigns, automation]) expect(upstream.seen.filter((request) => request.url.startsWith('/v1/'))).toEqual([]);
-    expect((await fetch(`${gateway.url}/v1/events`, { method: 'POST', headers })).status).toBe(404);
-    expect((await fetch(`${gateway.eventsUrl}/api/v1/contacts`, { headers })).status).toBe(404);
+  it('proxies /v1/events on the events listener to the events service with a signed identity, and only there', async () => {
+    const { plaintext, accountId } = await aKey(gateway.pool);
+    const body = JSON.stringify({ event: 'signup', email: 'proxy@example.test' });
+    const headers = (requestId: string) =>
+      headersFor(plaintext, uniqueIp(), { 'content-type': 'application/json', 'x-request-id': requestId, 'idempotency-key': `key-${requestId}` });
+    const seenWith = (requestId: string) => events.seen.find((request) => request.headers['x-request-id'] === requestId);
+
+    const accepted = await fetch(`${gateway.eventsUrl}/v1/events?source=app`, { method: 'POST', headers: headers('req-events'), body });
+    expect([accepted.status, accepted.headers.get('x-request-id')]).toEqual([201, 'req-events']);
+    rateHeaders(accepted);
+    const seen = seenWith('req-events')!;
+    expect(seen).toMatchObject({ method: 'POST', url: '/v1/events?source=app', body, accountId });
+    expect([seen.headers['idempotency-key'], seen.headers.authorization]).toEqual(['key-req-events', undefined]);
+
+    // Another method, a sub-path, the path in another case (Express's way): all the events service's to answer.
+    await fetch(`${gateway.eventsUrl}/v1/events/extra`, { headers: headers('req-events-get') });
+    expect(seenWith('req-events-get')).toMatchObject({ method: 'GET', url: '/v1/events/extra', accountId });
+    expect((await fetch(`${gateway.eventsUrl}/V1/Events`, { method: 'POST', headers: headers('req-events-case'), body })).status).toBe(201);
+    expect(seenWith('req-events-case')).toMatchObject({ url: '/V1/Events', body, accountId });
+
+    // Nothing else reaches it, and it is reached from nowhere else.
+    expect((await fetch(`${gateway.eventsUrl}/v1/other`, { method: 'POST', headers: headers('req-other'), body })).status).toBe(404);
+    expect((await fetch(`${gateway.url}/v1/events`, { method: 'POST', headers: headers('req-rest'), body })).status).toBe(404);
+    expect((await fetch(`${gateway.eventsUrl}/api/v1/contacts`, { headers: headers('req-contacts') })).status).toBe(404);
+    expect(events.seen.filter((request) => !/^\/v1\/events/i.test(request.url))).toEqual([]);
+    for (const upstream of [contacts, campaigns, automation]) expect(upstream.seen.filter((request) => /^\/v1\//i.test(request.url))).toEqual([]);
   });
 
   it('answers unknown routes with 404 JSON, behind the key under /api/v1', async () => {
@@ -152,7 +172,12 @@ describe('proxy to the internal services', () => {
   it('answers 503 JSON at once when an upstream is down, and 504 when it is too slow', async () => {
     const closed = await startFakeUpstream();
     await closed.close();
-    const broken = await startGateway({ CONTACTS_SERVICE_URL: closed.url, CAMPAIGNS_SERVICE_URL: contacts.url, UPSTREAM_TIMEOUT_MS: '300' });
+    const broken = await startGateway({
+      CONTACTS_SERVICE_URL: closed.url,
+      EVENTS_SERVICE_URL: closed.url,
+      CAMPAIGNS_SERVICE_URL: contacts.url,
+      UPSTREAM_TIMEOUT_MS: '300',
+    });
     const { plaintext } = await aKey(broken.pool);
     const started = Date.now();
     const down = await fetch(`${broken.url}/api/v1/contacts`, { headers: headersFor(plaintext, uniqueIp()) });
@@ -161,6 +186,12 @@ describe('proxy to the internal services', () => {
     expect(down.headers.get('retry-after')).toBe('5');
     rateHeaders(down);
     expect(Date.now() - started).toBeLessThan(2000);
+    const event = await fetch(`${broken.eventsUrl}/v1/events`, {
+      method: 'POST',
+      headers: headersFor(plaintext, uniqueIp(), { 'content-type': 'application/json' }),
+      body: JSON.stringify({ event: 'signup', email: 'down@example.test' }),
+    });
+    expect([event.status, event.headers.get('retry-after'), await event.json()]).toEqual([503, '5', { error: 'events service unavailable' }]);
     const slow = await fetch(`${broken.url}/api/v1/campaigns/slow`, { headers: headersFor(plaintext, uniqueIp()) });
     expect(slow.status).toBe(504);
     expect(await slow.json()).toEqual({ error: 'campaigns service timed out' });

@@ -1,5 +1,3 @@
-import { EmailRenderer } from '../../automation/src/domain/rendering/render-email';
-import { validateWorkflows } from '../../automation/src/domain/workflows/validate-workflows';
 import { documentOfForm, fieldErrorsOf, formOfBody, formOfDocument, type WorkflowForm } from '../src/entry-points/pages/workflows/workflow-form';
 
 const blankStep = { id: 'step-9', type: 'email' as const, duration: '', subject: '', html: '', text: '' };
@@ -21,11 +19,14 @@ const form = (overrides: Partial<WorkflowForm> = {}): WorkflowForm => ({
   ...overrides,
 });
 
-/** The real validator's messages, placed on the form: the test fails if either side's paths change. */
-const problemsOf = (value: WorkflowForm) => {
-  const { document, problems, ...rows } = documentOfForm(value);
-  const validation = validateWorkflows(document, new EmailRenderer());
-  return fieldErrorsOf([...problems, ...(validation.ok ? [] : validation.errors)], rows);
+/**
+ * The form's own problems and automation's refusal of the document it gives, placed on the form.
+ * `refused` is what automation answers, in its form: each problem prefixed with its path in the
+ * document (`steps.1.subject: …`); automation's own tests pin those paths.
+ */
+const problemsOf = (value: WorkflowForm, refused: string[] = []) => {
+  const { problems, ...rows } = documentOfForm(value);
+  return fieldErrorsOf([...problems, ...refused], rows);
 };
 
 describe('workflow form <-> workflow file', () => {
@@ -41,36 +42,52 @@ describe('workflow form <-> workflow file', () => {
         { id: 'pause', type: 'wait', duration: '3d' },
       ],
     });
-    const validation = validateWorkflows(document, new EmailRenderer());
-    expect(validation.ok).toBe(true);
     expect(documentOfForm(formOfDocument(document as never)).document).toEqual(document);
   });
 
-  it('puts each of the validator\'s problems next to the form row it came from (blank rows shift the indices)', () => {
+  it("puts each of automation's problems next to the form row it came from (blank rows shift the indices)", () => {
     const errors = problemsOf(
       form({
         conditions: [
           { property: '', op: 'eq', value: '' },
           { property: '', op: 'gt', value: '5' },
         ],
-        steps: [blankStep, { id: 'bad id!', type: 'email', duration: '', subject: 'Hi {{ first_name', html: '<p>x</p>', text: '' }, form().steps[2]!],
+        steps: [blankStep, { id: 'bad id!', type: 'email', duration: '', subject: 'Hi', html: '<p>x</p>', text: '' }, form().steps[2]!],
         fallbacks: 'no equals sign',
       }),
+      [
+        'trigger.where.0.property Too small: expected string to have >=1 characters',
+        'steps.0.id must be 1 to 64 letters, digits, dots, dashes or underscores',
+        'steps.1.duration must be a number and a unit: s, m, h or d (e.g. "2d")',
+      ],
     );
     expect(Object.keys(errors).sort()).toEqual(['cond_1_property', 'fallbacks', 'step_1_id', 'step_2_duration']);
+    expect(errors.cond_1_property!.join()).toMatch(/^Too small/);
+    expect(errors.step_1_id!.join()).toMatch(/^must be 1 to 64/);
     expect(errors.step_2_duration!.join()).toMatch(/number and a unit/);
     expect(errors.fallbacks!.join()).toMatch(/line 1 must be name=value/);
-    // Templates are parsed once the format holds: a broken one is named on its own field.
-    const liquid = problemsOf(form({ steps: [blankStep, { ...form().steps[1]!, subject: 'Hi {{ first_name' }] }));
-    expect(Object.keys(liquid)).toEqual(['step_1_subject']);
-    expect(liquid.step_1_subject!.join()).toMatch(/invalid Liquid/);
+    // A template problem names the part of the step: it goes on that field, its "path:" left off.
+    const liquid = problemsOf(form({ steps: [blankStep, { ...form().steps[1]!, subject: 'Hi {{ first_name' }] }), [
+      'steps.0.subject: invalid Liquid template: output "{{ first_name" not closed, line:1, col:4',
+    ]);
+    expect(liquid).toEqual({ step_1_subject: ['invalid Liquid template: output "{{ first_name" not closed, line:1, col:4'] });
   });
 
-  it('names the missing name and event on their own fields, and a workflow without emails on the steps', () => {
-    const errors = problemsOf(form({ name: '', event: '', steps: [{ ...form().steps[2]!, duration: '1d' }] }));
+  it('names the missing name and event on their own fields, a workflow without emails on the steps, anything else on the form', () => {
+    const errors = problemsOf(form({ name: '', event: '', steps: [{ ...form().steps[2]!, duration: '1d' }] }), [
+      'name Too small: expected string to have >=1 characters',
+      'trigger.event Too small: expected string to have >=1 characters',
+      'steps a workflow needs at least one email step',
+      'the file holds no workflow',
+    ]);
     expect(errors.name).toHaveLength(1);
     expect(errors.trigger_event).toHaveLength(1);
     expect(errors.steps!.join()).toMatch(/at least one email step/);
+    expect(errors.form).toEqual(['the file holds no workflow']);
+  });
+
+  it('places nothing when the form is complete and automation takes it', () => {
+    expect(problemsOf(form())).toEqual({});
   });
 
   it('reads the posted fields back, row by row, and ignores anything past the rows it knows', () => {

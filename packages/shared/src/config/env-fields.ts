@@ -76,19 +76,6 @@ export const brokerEnv = {
     .transform((namespace) => (namespace === '' || /[._-]$/.test(namespace) ? namespace : `${namespace}.`)),
 };
 
-/**
- * Which service upserts the contacts of the product events the gateway accepts, all with contacts'
- * own code on contacts' database: `gateway` (the default) before the 202, publishing the event enriched only
- * for the workflows bound to its trigger; `automation` consuming the events the gateway queued and
- * enrolling each in the same process; `contacts` consuming them and publishing the enriched event
- * for automation. The gateway, contacts and automation all read it and must be given the same
- * value (docs/decisions.md, "Session 38" and "Session 39"); automation also drains any event left
- * queued under `gateway`.
- */
-export const productEventsEnv = {
-  PRODUCT_EVENTS_UPSERTED_BY: z.enum(['gateway', 'automation', 'contacts']).default('gateway'),
-};
-
 export const redisEnv = {
   REDIS_URL: envFields.redisUrl.default('redis://127.0.0.1:6379'),
   REDIS_KEY_PREFIX: z.string().default(''),

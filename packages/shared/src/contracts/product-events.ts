@@ -15,11 +15,11 @@ const productEvent = z.object({
   request_id: z.string().optional(),
 });
 
-/** Published by the gateway once POST /v1/events accepted an event (the 202 waits for the confirm). */
+/** Published by the events service once POST /v1/events accepted an event (the 202 waits for the confirm). */
 export const productEventReceivedV1 = defineContract('product_event.received.v1', productEvent);
 
 /**
- * How an event published alone travels (by the gateway, or by contacts putting one event of a
+ * How an event published alone travels (by the events service, or by contacts putting one event of a
  * batch back in the queue): its id is the message id, which consumers deduplicate by, and the
  * request that brought it is named for the logs.
  */
@@ -34,9 +34,9 @@ export const loneProductEventOptions = (
 export const MAX_EVENTS_PER_MESSAGE = 32;
 
 /**
- * Published by the gateway instead of one message per event when events were accepted while its
+ * Published by the events service instead of one message per event when events were accepted while its
  * previous publish waited for the broker's confirm: under load a quorum-queue message costs the
- * broker about as much as ten events inside one (docs/performance.md, session 34). Its message id
+ * broker about as much as ten events inside one (docs/performance.md). Its message id
  * is its own; each event keeps its `event_id`, by which contacts handles it exactly once.
  */
 export const productEventsReceivedV1 = defineContract(
@@ -54,7 +54,7 @@ export const productEventEnrichedV1 = defineContract('product_event.enriched.v1'
 
 /**
  * The id an enriched event has alone, which automation's inbox keys its enrolment by, however the
- * event reached it (alone, in a batch, or enrolled where it was upserted).
+ * event reached it (alone or in a batch).
  */
 export const enrichedEventMessageId = (event: { event_id: string }) => `enriched:${event.event_id}`;
 

@@ -23,7 +23,7 @@ export interface DomainVerdictCache {
  * answered or stored is kept, so with Redis down nothing is cached at all).
  */
 export function createDomainVerdictCache(redis: Redis, logger: Logger): DomainVerdictCache {
-  // One key space for every service that asks: contacts and the gateway's event ingest share each other's answers.
+  // One key space for every service that asks: contacts and the events ingress share each other's answers.
   const key = (domain: string) => `mail-domain:${domain}`;
   const local = new Map<string, { verdict: CachedVerdict; until: number }>();
   const remember = (domain: string, verdict: CachedVerdict) => {

@@ -83,7 +83,7 @@ export class QueueRouting<T> implements RoutedWrites<T> {
    * `reconcileSoon` for a trigger that is not the broker's: nothing while the broker followed is
    * away (its reconnection reconciles), where the reconcile could only fail and log.
    */
-  reconcileSoonWhileConnected(trigger: string): void {
+  private reconcileSoonWhileConnected(trigger: string): void {
     if (this.broker?.isConnected()) this.reconcileSoon(trigger);
   }
 

@@ -5,7 +5,7 @@
  * alert table can be checked against this list.
  */
 
-export type ServiceName = 'gateway' | 'contacts' | 'campaigns' | 'automation';
+export type ServiceName = 'gateway' | 'contacts' | 'campaigns' | 'events' | 'automation';
 
 interface BaseDefinition {
   name: string;
@@ -31,9 +31,9 @@ export interface HistogramDefinition extends BaseDefinition {
 
 export type MetricDefinition = CounterDefinition | GaugeDefinition | HistogramDefinition;
 
-const ALL: readonly ServiceName[] = ['gateway', 'contacts', 'campaigns', 'automation'];
+const ALL: readonly ServiceName[] = ['gateway', 'contacts', 'campaigns', 'events', 'automation'];
 const CONSUMERS: readonly ServiceName[] = ['contacts', 'campaigns', 'automation'];
-const PUBLISHERS: readonly ServiceName[] = ['gateway', 'contacts', 'automation'];
+const PUBLISHERS: readonly ServiceName[] = ['contacts', 'events', 'automation'];
 
 /** Fast in-process work (HTTP handlers, message handlers). */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -96,14 +96,14 @@ export const METRICS = {
     name: 'mailer_events_accepted_total',
     help: 'Product events answered 202 after the broker confirmed them; replayed=true for an Idempotency-Key replay.',
     labelNames: ['replayed'],
-    owners: ['gateway'],
+    owners: ['events'],
   },
   eventsRefused: {
     type: 'counter',
     name: 'mailer_events_refused_total',
     help: 'Product events refused, by reason (invalid, too_large, broker_unavailable, idempotency_conflict).',
     labelNames: ['reason'],
-    owners: ['gateway'],
+    owners: ['events'],
   },
   messagesPublished: {
     type: 'counter',

@@ -1,35 +1,27 @@
-import { AppError, Broker, createLogger, createPool, loadConfig, migrateDatabase, redisReady, type Logger, type Pool, type Redis } from '@mailer/shared';
+import { AppError, Broker, createLogger, createPool, loadConfig, migrateDatabase, type Logger, type Pool } from '@mailer/shared';
 import { automationDatabaseEnvSchema, type AutomationDatabaseConfig } from '../config';
 import { automationDatabaseUrl, MIGRATIONS_DIR } from '../database';
 import { EmailRenderer } from '../domain/rendering/render-email';
-import { connectTriggerRoutesRecord, type TriggerRoutesRecord } from '../data-access/trigger-routes-record';
 import { createTriggerRouting } from '../domain/routing/trigger-routing';
 import type { WorkflowWrites } from '../domain/workflows/workflow-writes';
 import { parseArgs, runCommand, UsageError } from './admin-commands';
 
-/** How long an import waits for the broker, and for Redis, before it gives up, importing nothing. */
-const SERVER_WAIT_MS = 10_000;
+/** How long an import waits for the broker before it gives up, importing nothing. */
+const BROKER_WAIT_MS = 10_000;
 
-/** Workflow writes with the CLI's own broker and Redis connections, opened on first use and closed by `close`. */
+/** Workflow writes with the CLI's own broker connection, opened on first use and closed by `close`. */
 function cliWorkflowWrites(config: AutomationDatabaseConfig, pool: Pool, logger: Logger) {
   let broker: Broker | undefined;
-  let records: { record: TriggerRoutesRecord; redis: Redis } | undefined;
   const writes = async (): Promise<WorkflowWrites> => {
     broker ??= Broker.start({ url: config.AMQP_URL, namespace: config.BROKER_NAMESPACE, logger, connectionName: 'automation-admin' });
-    records ??= connectTriggerRoutesRecord(config, logger);
-    const { record, redis } = records;
-    await broker.ready(SERVER_WAIT_MS).catch(() => {
+    await broker.ready(BROKER_WAIT_MS).catch(() => {
       throw new Error(`the message broker (${new URL(config.AMQP_URL).host}) is unreachable: a workflow's trigger is routed before it is saved, so nothing was imported`);
     });
-    await redisReady(redis, SERVER_WAIT_MS).catch(() => {
-      throw new Error(`Redis (${new URL(config.REDIS_URL).host}) is unreachable: a workflow's trigger is recorded for the gateway before it is saved, so nothing was imported`);
-    });
-    return { pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool, router: broker, record, logger }) };
+    return { pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool, router: broker, logger }) };
   };
   return {
     writes,
     close: async () => {
-      records?.redis.disconnect();
       await broker?.close();
     },
   };

@@ -4,15 +4,11 @@ import { triggeredFingerprintSql } from './workflows.repository';
 import type { ClaimedSend } from './sends.repository';
 
 /**
- * The channel an enrolment notifies when it leaves a first email due now unclaimed (an enrolment
- * made in the gateway's process): each automation instance LISTENs and claims it.
+ * The channel an enrolment notifies when it leaves a first email due now unclaimed (the enrolling
+ * instance had no room for it): every automation instance LISTENs, so one with room claims it at
+ * once instead of at its next poll.
  */
 export const SENDS_DUE_CHANNEL = 'automation_sends_due';
-
-/** Wakes every automation instance's scheduler (a step written due now by a process that has no scheduler). */
-export async function notifySendsDue(pool: Pool): Promise<void> {
-  await pool.query(`SELECT pg_notify('${SENDS_DUE_CHANNEL}', '')`);
-}
 
 /** A workflow the event matched, and how its first email step is written. */
 export interface MatchedWorkflow {

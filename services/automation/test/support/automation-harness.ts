@@ -9,8 +9,6 @@ import {
   IDENTITY_HEADER,
   productEventEnrichedV1,
   productEventsEnrichedV1,
-  redisReady,
-  triggerRoutesSetKey,
   triggerRoutingKey,
   QUEUES,
   type ContactSnapshot,
@@ -24,7 +22,6 @@ import { automationDatabaseUrl } from '../../src/database';
 import { EmailRenderer } from '../../src/domain/rendering/render-email';
 import { importWorkflows } from '../../src/domain/workflows/import-workflows';
 import { createTriggerRouting } from '../../src/domain/routing/trigger-routing';
-import { connectTriggerRoutesRecord } from '../../src/data-access/trigger-routes-record';
 
 const silent = createLogger('automation-test', { level: 'silent' });
 
@@ -94,10 +91,7 @@ export async function startAutomationHarness(database: string, options: { instan
   await Promise.all([broker.ready(), ...instances.map((instance) => instance.broker.ready())]);
   // The harness's own pool outlives any instance a test stops.
   const pool = createPool(automationDatabaseUrl(loadAutomationConfig(env)), silent, { max: 4 });
-  // The harness's own connection to the record the gateway reads, as the admin CLI keeps one.
-  const { record, redis } = connectTriggerRoutesRecord(loadAutomationConfig(env), silent);
-  const workflowWrites = { pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool, router: broker, record, logger: silent }) };
-  const routesKey = triggerRoutesSetKey({ amqpUrl: env.AMQP_URL!, namespace: loadAutomationConfig(env).BROKER_NAMESPACE });
+  const workflowWrites = { pool, renderer: new EmailRenderer(), routes: createTriggerRouting({ pool, router: broker, logger: silent }) };
 
   return {
     env,
@@ -110,7 +104,7 @@ export async function startAutomationHarness(database: string, options: { instan
     get url() {
       return instances[0]!.url;
     },
-        /** A request to the first instance's internal API as the account app sends it (signed identity); the JSON answer. */
+    /** A request to the first instance's internal API as the account app sends it (signed identity); the JSON answer. */
     call: async <T>(accountId: number, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> => {
       const url = `${instances[0]!.url}/internal/v1${path}`;
       const body = json === undefined ? null : JSON.stringify(json);
@@ -189,15 +183,7 @@ export async function startAutomationHarness(database: string, options: { instan
       instances.splice(instances.indexOf(instance), 1);
       await instance.stop();
     },
-    /** The harness's writer of the record the gateway reads (for a trigger routing of a test's own). */
-    triggerRoutesRecord: record,
-    /** The routing keys in the record the gateway reads (`whole` among them once a reconcile wrote it). */
-    recordedTriggerRoutes: async (): Promise<string[]> => {
-      await redisReady(redis);
-      return redis.smembers(routesKey);
-    },
     stop: async () => {
-      redis.disconnect();
       await broker.close();
       for (const instance of instances.splice(0)) await instance.stop();
       await pool.end();

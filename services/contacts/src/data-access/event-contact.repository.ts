@@ -10,8 +10,8 @@ export type EventContact = ContactRow & { tags: string[]; suppression: Suppressi
 
 /** One product event as the statement below takes it. */
 export interface EventContactInput {
-  /** The inbox row of the message the event came in; null for an event upserted before its 202, which nothing redelivers. */
-  messageKey: string | null;
+  /** The inbox row of the event (its queue and event id). */
+  messageKey: string;
   accountId: number;
   email: string;
   first_name: string | null;
@@ -24,14 +24,15 @@ export interface EventContactInput {
 
 /**
  * The two common cases of a product event, for a batch of events in one statement (one round trip
- * and one commit for all of them, atomic without BEGIN/COMMIT), each with its message's inbox row
- * when it has one (an event of a known contact without one writes nothing: no commit to wait for):
+ * and one commit for all of them, atomic without BEGIN/COMMIT), each with its inbox row:
  * - the address is new to the account: the contact is created (source "event", subscribed unless
  *   the address is on the account's suppression list) with its `contact.created.v1` fact;
  * - the contact exists and the event would not change it (it has the names the event carries):
  *   it is read, with its tags.
- * Either comes back with its address's standing suppression, for the enriched event. A message
- * applied before reads the contact as it stands, as the general path does. The existing contact is
+ * Either comes back with its address's standing suppression, for the enriched event. An event
+ * applied before (its inbox row exists: a redelivery after a crash between the commit and the
+ * enriched publish) reads the contact as it stands, as the general path does, so the caller
+ * publishes the enriched event again. The existing contact is
  * looked for before any insert is tried, so an event for a known address burns no identity value.
  * The answers are in the events' order; an event answered undefined had nothing written for it,
  * and its caller must take the general path: the event would fill in a name, the account wants
@@ -53,8 +54,7 @@ export async function createOrReadUnchangedContactsForEvents(
          WITH ORDINALITY AS i(message_key, account_id, email, first_name, last_name, fact, traceparent, email_key, n)),
      seen AS (
        SELECT input.n FROM input,
-              LATERAL (SELECT 1 FROM processed_messages WHERE message_id = input.message_key LIMIT 1) found
-        WHERE input.message_key IS NOT NULL),
+              LATERAL (SELECT 1 FROM processed_messages WHERE message_id = input.message_key LIMIT 1) found),
      existing AS (
        SELECT input.n, found.* FROM input,
               LATERAL (SELECT ${CONTACT_COLUMNS} FROM contacts
@@ -89,7 +89,7 @@ export async function createOrReadUnchangedContactsForEvents(
      inbox AS (
        INSERT INTO processed_messages (message_id)
        SELECT input.message_key FROM input
-        WHERE input.message_key IS NOT NULL AND input.n NOT IN (SELECT n FROM seen)
+        WHERE input.n NOT IN (SELECT n FROM seen)
           AND (input.n IN (SELECT n FROM created_by_event) OR input.n IN (SELECT n FROM unchanged))
        ON CONFLICT DO NOTHING),
      fact AS (

@@ -7,6 +7,6 @@ import { statementBatchesPerPool } from './statement-batches';
  * of one message or one address are never in one statement.
  */
 export const eventContactBatchesOf = statementBatchesPerPool(createOrReadUnchangedContactsForEvents, (event) => [
-  ...(event.messageKey === null ? [] : [`message:${event.messageKey}`]),
+  `message:${event.messageKey}`,
   `address:${event.accountId}:${event.email.toLowerCase()}`,
 ]);

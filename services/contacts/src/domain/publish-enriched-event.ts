@@ -54,7 +54,7 @@ const enrichedPublishesOf = onePerOwner(
  * Publishes the enriched event and resolves once the broker confirmed the message that holds it,
  * so the caller may then ack the event it came from. Alone, an event is published at once; the
  * enriched events ready while a publish waits for its confirm share the next messages, one per
- * trigger (the gateway batches the events it accepts the same way).
+ * trigger.
  */
 export function publishEnrichedEvent(broker: Broker, event: EnrichedEvent): Promise<void> {
   return enrichedPublishesOf(broker).add(event);

@@ -29,9 +29,8 @@ export type EnrichedEvent = MessageOf<typeof productEventEnrichedV1>;
 export interface EventContactDeps {
   pool: Pool;
   /**
-   * Where the enriched event goes once the contact is committed; the caller acks the product event
-   * when it resolves. Contacts' consumer publishes it for automation (`publishEnrichedEvent`);
-   * automation, consuming the product events itself, enrols it in its own process.
+   * Where the enriched event goes once the contact is committed (the consumer publishes it for
+   * automation, `publishEnrichedEvent`); the product event is acked only when it resolves.
    */
   deliver: (event: EnrichedEvent) => Promise<void>;
 }
@@ -97,7 +96,7 @@ type EnrichedContact = { contact: Contact; suppression: SuppressionReason | null
  * known user), with its inbox row, in one statement shared with the events handled meanwhile;
  * undefined when the general path must run.
  */
-async function createdOrUnchangedContact(pool: Pool, messageKey: string | null, event: ProductEvent): Promise<EnrichedContact | undefined> {
+async function createdOrUnchangedContact(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
   const row = { email: event.email, ...namesFrom(event) };
   const outcome = await eventContactBatchesOf(pool).add({
     messageKey,
@@ -124,9 +123,9 @@ async function withSuppression(pool: Pool, contact: Contact | undefined): Promis
 }
 
 /** Upserts the event's contact and announces the change, once per event (the inbox row). */
-async function applyEvent(pool: Pool, messageKey: string | null, event: ProductEvent, doubleOptIn: boolean): Promise<Contact | undefined> {
+async function applyEvent(pool: Pool, messageKey: string, event: ProductEvent, doubleOptIn: boolean): Promise<Contact | undefined> {
   return withTransaction(pool, async (db) => {
-    if (messageKey !== null && !(await claimMessage(db, messageKey))) return undefined;
+    if (!(await claimMessage(db, messageKey))) return undefined;
     const { row, changed } = await upsertContact(db, event, doubleOptIn);
     // A contact created a moment ago has no tags yet.
     const tags = changed === 'created' ? [] : (await tagsOf(db, [row.id])).get(row.id);
@@ -150,7 +149,7 @@ async function currentContact(pool: Pool, event: ProductEvent): Promise<Contact 
  * contact is gone): the transaction that can do all of it, or the contact as it stands when the
  * message was applied before.
  */
-async function throughGeneralPath(pool: Pool, messageKey: string | null, event: ProductEvent): Promise<EnrichedContact | undefined> {
+async function throughGeneralPath(pool: Pool, messageKey: string, event: ProductEvent): Promise<EnrichedContact | undefined> {
   // With double opt-in a new contact starts pending, which the transaction marks.
   const doubleOptIn = await doubleOptInEnabled(pool, event.account_id);
   return withSuppression(pool, (await applyEvent(pool, messageKey, event, doubleOptIn)) ?? (await currentContact(pool, event)));
@@ -160,16 +159,18 @@ async function throughGeneralPath(pool: Pool, messageKey: string | null, event: 
  * A product event: upsert its contact in one transaction with the inbox row (one statement, shared
  * with the events handled meanwhile, when the contact is new, the common case of a sign-up, or when
  * the event changes nothing; the double opt-in setting is read in that statement too), then deliver
- * the event enriched with the contact's snapshot and only then let the consumer ack. The enriched
- * event's id derives from the event's, so a redelivery (the first attempt died after commit,
- * before the enriched event was delivered) delivers it again with the same id and automation's
- * inbox drops the copy. Delivering after commit rather than through the outbox saves an outbox
- * write and a relay pass per event, with the same guarantee: the event is not acked until the
- * enriched one is confirmed by the broker or enrolled. The domain is not checked by DNS here: the
- * events API gave the address the same verdict as contacts' before accepting it. An address
- * failing the address rule is poison.
+ * the event enriched with the contact's snapshot and only then let the consumer ack.
+ *
+ * No crash loses the enriched event: the product event is acked only after the enriched one is
+ * confirmed, so a process that dies after the commit and before the confirm has the message
+ * redelivered, and a redelivery whose inbox row exists still reads the contact as it stands and
+ * delivers the enriched event again. Its id derives from the event's, so automation's inbox drops
+ * a copy that did get through. Delivering after commit rather than through the outbox saves an
+ * outbox write and a relay pass per event with that same guarantee. The domain is not checked by
+ * DNS here: the events ingress gave the address the same verdict as contacts' before accepting
+ * it. An address failing the address rule is poison.
  */
-export async function upsertEventContact(deps: EventContactDeps, messageKey: string | null, received: ProductEvent): Promise<void> {
+export async function upsertEventContact(deps: EventContactDeps, messageKey: string, received: ProductEvent): Promise<void> {
   const normalised = normaliseEmail(received.email);
   if (!normalised) throw new PoisonMessageError('product event names a malformed email address');
   const event = { ...received, email: normalised.address };

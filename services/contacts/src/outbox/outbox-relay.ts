@@ -19,7 +19,7 @@ import { outboxContracts } from './outbox-contracts';
  * Rows per pass. A pass costs two round trips and wakes the broker and its consumers, so under a
  * stream of creates a few large passes per poll cost less than many small ones: 500 instead of 100
  * took contacts' relay, automation's projection and RabbitMQ from 54-57 to 32-35 µs per create in
- * the benchmark's closed loop (docs/performance.md, "Session 43"). Facts still travel at most
+ * the benchmark's closed loop (docs/performance.md). Facts still travel at most
  * `MAX_FACTS_PER_MESSAGE` to a message.
  */
 const BATCH_SIZE = 500;

@@ -19,7 +19,6 @@ export const TEST_DNS_TIMEOUT_MS = 500;
 /**
  * The real service in-process on port 0, with its own database (so its outbox relay publishes only
  * this file's rows), its own broker namespace, and a loopback DNS server answering from fixtures.
- * It upserts the product events itself (`PRODUCT_EVENTS_UPSERTED_BY=contacts`) unless told otherwise.
  */
 export async function startContactsForTest(overrides: Record<string, string> = {}) {
   const dns: DnsTestServer = await startDnsTestServer();
@@ -27,8 +26,6 @@ export async function startContactsForTest(overrides: Record<string, string> = {
     DB_PREFIX: `${testServers().dbPrefix}${randomBytes(3).toString('hex')}_`,
     DNS_SERVERS: dns.address,
     DNS_TIMEOUT_MS: String(TEST_DNS_TIMEOUT_MS),
-    // Contacts alone in these tests: it consumes the product events itself.
-    PRODUCT_EVENTS_UPSERTED_BY: 'contacts',
     ...overrides,
   });
   const config = loadContactsConfig(env);

@@ -5,7 +5,7 @@
  *
  * The key's minute and hour windows read one log (the hour's; the minute is its last 60 s), and a
  * window's reset is read only for the window the headers describe. Each `redis.call` costs more than
- * the sorted-set work it does (docs/performance.md, "Session 47"): a key's request makes 13 calls.
+ * the sorted-set work it does (docs/performance.md): a key's request makes 13 calls.
  *
  * KEYS: 1 IP window, 2 IP auth failures, 3 key log (hour), 4 key revocation marker
  * ARGV: 1 unique member, 2 mode (key|fail|anon), 3 IP limit, 4 key/min limit, 5 key/hour limit,

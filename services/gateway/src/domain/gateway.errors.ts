@@ -1,4 +1,3 @@
-import { eventsStatusByCode } from './events/events.errors';
 import { AppError, CommonErrorCodes } from '@mailer/shared';
 
 /** The gateway's own error codes; the status of each is decided once, in `gatewayStatusByCode`. */
@@ -14,7 +13,6 @@ export const GatewayErrorCodes = {
 } as const;
 
 export const gatewayStatusByCode: Record<string, number> = {
-  ...eventsStatusByCode,
   [GatewayErrorCodes.UNKNOWN_PLAN]: 422,
   [GatewayErrorCodes.ACCOUNT_NOT_FOUND]: 404,
   [GatewayErrorCodes.EMAIL_TAKEN]: 422,

@@ -20,14 +20,11 @@ const running: Gateway[] = [];
 export async function startGateway(overrides: Record<string, string> = {}): Promise<Gateway> {
   const config = loadGatewayConfig(
     // No account app here (port 1 refuses): its pages are tested on the whole stack, test/e2e/app-*.
-    // Every contacts request goes to the test's fake upstream: the reads answered in-process are
-    // tested against the real contacts service (test/e2e/contact-reads.e2e.test.ts).
     serviceTestEnv({
       GATEWAY_PORT: '0',
       EVENTS_PORT: '0',
       TRUST_PROXY: '127.0.0.1',
       WEB_SERVICE_URL: 'http://127.0.0.1:1',
-      CONTACTS_READS: 'proxy',
       ...overrides,
     }),
   );

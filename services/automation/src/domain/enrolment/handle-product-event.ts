@@ -1,4 +1,4 @@
-import { enrichedEventMessageId, type MessageOf, type Pool, type productEventEnrichedV1 } from '@mailer/shared';
+import type { MessageOf, Pool, productEventEnrichedV1 } from '@mailer/shared';
 import { enrolFromEvent, type MatchedWorkflow } from '../../data-access/enrolment.repository';
 import type { StoredWorkflow, TriggeredWorkflows } from '../../data-access/workflows.repository';
 import type { ImmediateSend } from '../sending/prepare-email';
@@ -58,16 +58,6 @@ export async function handleProductEvent(pool: Pool, messageId: string, event: E
     if (attempt === MAX_STALE_ATTEMPTS) throw new Error(`the workflows of event "${event.event}" kept changing during its enrolment`);
     triggered = await options.workflows.refresh(event.account_id, event.event);
   }
-}
-
-/**
- * An enriched event handed over straight after its contact's commit (no broker binding filtered
- * it): dropped before any statement when no enabled workflow triggers on it (a cached "none" is
- * read again), else enrolled under its inbox key `enriched:<event id>`.
- */
-export async function enrolIfTriggered(pool: Pool, event: EnrichedEvent, options: EnrolmentOptions): Promise<EnrolmentOutcome | undefined> {
-  if (!(await options.workflows.triggersAny(event.account_id, event.event))) return undefined;
-  return handleProductEvent(pool, enrichedEventMessageId(event), event, options);
 }
 
 /** One attempt: undefined when the workflows matched against are no longer the account's. */

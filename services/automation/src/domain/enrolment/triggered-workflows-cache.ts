@@ -14,8 +14,8 @@ export class TriggeredWorkflowsCache {
   private readonly entries = new Map<string, TriggeredWorkflows>();
   /**
    * The reads asked for while one is in flight go together into the next statement, which starts
-   * after each of them was asked (never an answer older than the question): with every event no
-   * workflow listens to read again (`triggersAny`), a burst of them costs a few statements, not one each.
+   * after each of them was asked (never an answer older than the question): a burst of events of
+   * triggers not cached yet costs a few statements, not one each.
    */
   private readonly reads: GroupCommit<Trigger, TriggeredWorkflows>;
 
@@ -25,18 +25,6 @@ export class TriggeredWorkflowsCache {
 
   async get(accountId: number, event: string): Promise<TriggeredWorkflows> {
     return this.entries.get(keyOf(accountId, event)) ?? this.refresh(accountId, event);
-  }
-
-  /**
-   * Whether any enabled workflow triggers on the event, for dropping it before any statement when
-   * none does. A cached "none" is read again: no statement would ever check it, and a workflow
-   * enabled meanwhile (by any instance) must see the next event, as the trigger's binding it makes
-   * before saving routes the next enriched event. A cached "some" is checked by the enrolment.
-   */
-  async triggersAny(accountId: number, event: string): Promise<boolean> {
-    const cached = this.entries.get(keyOf(accountId, event));
-    if (cached !== undefined && cached.workflows.length > 0) return true;
-    return (await this.refresh(accountId, event)).workflows.length > 0;
   }
 
   async refresh(accountId: number, event: string): Promise<TriggeredWorkflows> {

@@ -106,7 +106,7 @@ export function createLiquidEngine(mode: 'html' | 'text', limits = RENDER_LIMITS
     memoryLimit: limits.memory,
     // The `date` filter's month and day names: the same on every server, whatever its locale. Given,
     // it also spares the process the ICU data liquidjs reads at construction to find the default
-    // (about 8 MB of resident memory, docs/decisions.md, "Session 45").
+    // (about 8 MB of resident memory).
     locale: 'en-US',
     outputEscape:
       mode === 'html' ? (value: unknown) => outputOf(value).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c) : outputOf,

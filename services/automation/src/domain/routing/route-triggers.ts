@@ -1,5 +1,4 @@
 import { QUEUES, triggerRoutingKey, type PoolClient, type QueueRouter } from '@mailer/shared';
-import type { TriggerRoutesRecord } from '../../data-access/trigger-routes-record';
 import { forgetRoutes, liveTriggers, lockTriggerRouting, recordedRoutes, recordRoutes, type LiveTrigger } from '../../data-access/trigger-routes.repository';
 
 const keysOf = (triggers: readonly LiveTrigger[]) => [...new Set(triggers.map((trigger) => triggerRoutingKey(trigger.accountId, trigger.event)))];
@@ -11,9 +10,8 @@ const keysOf = (triggers: readonly LiveTrigger[]) => [...new Set(triggers.map((t
  * a stale one can never unbind what a newer workflow needs. Every live key is bound again, not only
  * new ones, so a broker that lost bindings (a rebuilt node, a re-declared queue) gets them back.
  * Keys are recorded before they are bound: a key bound is a key known, and unbound when unneeded.
- * Resolves with the live keys, still under the lock, for the record the gateway reads.
  */
-export async function routeLiveTriggers(client: PoolClient, router: QueueRouter): Promise<string[]> {
+export async function routeLiveTriggers(client: PoolClient, router: QueueRouter): Promise<void> {
   await lockTriggerRouting(client);
   const needed = keysOf(await liveTriggers(client));
   const wanted = new Set(needed);
@@ -23,25 +21,17 @@ export async function routeLiveTriggers(client: PoolClient, router: QueueRouter)
   await recordRoutes(client, needed.filter((key) => !known.has(key)));
   await router.setQueueBindings(QUEUES.automationContactEvents.name, { bind: needed, unbind: unneeded });
   await forgetRoutes(client, unneeded);
-  return needed;
 }
 
 /**
  * Binds the keys of `triggers` (unbinding nothing), under the routing lock in the transaction that
  * writes their workflows: the write commits only once its events are routed, and no reconcile that
- * read the workflows before it can unbind them afterwards. The keys go into the gateway's record
- * too, so no gateway leaves unpublished an event the binding would route.
+ * read the workflows before it can unbind them afterwards.
  */
-export async function routeTriggers(
-  client: PoolClient,
-  router: QueueRouter,
-  record: Pick<TriggerRoutesRecord, 'add'>,
-  triggers: readonly LiveTrigger[],
-): Promise<void> {
+export async function routeTriggers(client: PoolClient, router: QueueRouter, triggers: readonly LiveTrigger[]): Promise<void> {
   const keys = keysOf(triggers.filter((trigger) => trigger.event !== ''));
   if (keys.length === 0) return;
   await lockTriggerRouting(client);
   await recordRoutes(client, keys);
-  await record.add(keys);
   await router.setQueueBindings(QUEUES.automationContactEvents.name, { bind: keys, unbind: [] });
 }

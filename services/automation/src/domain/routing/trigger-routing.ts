@@ -1,5 +1,4 @@
 import { AppError, CommonErrorCodes, QueueRouting, type Logger, type Pool, type QueueRouter, type RoutedWrites } from '@mailer/shared';
-import type { TriggerRoutesRecord } from '../../data-access/trigger-routes-record';
 import type { LiveTrigger } from '../../data-access/trigger-routes.repository';
 import { routeLiveTriggers, routeTriggers } from './route-triggers';
 
@@ -14,32 +13,12 @@ export const routingUnavailable = () =>
     'Retry-After': '5',
   });
 
-const recordUnavailable = () =>
-  new AppError(CommonErrorCodes.UNAVAILABLE, 'Redis is unreachable, so the workflow could not be armed; nothing was saved, retry later').withHeaders({
-    'Retry-After': '5',
-  });
-
-export const createTriggerRouting = (deps: { pool: Pool; router: QueueRouter; record: TriggerRoutesRecord; logger: Logger }): TriggerRouting => {
-  const record = {
-    add: (keys: readonly string[]) =>
-      deps.record.add(keys).catch((error: unknown) => {
-        deps.logger.warn({ err: error }, 'could not add a workflow trigger to the routes in Redis');
-        throw recordUnavailable();
-      }),
-  };
-  return new QueueRouting<LiveTrigger>({
+export const createTriggerRouting = (deps: { pool: Pool; router: QueueRouter; logger: Logger }): TriggerRouting =>
+  new QueueRouting<LiveTrigger>({
     pool: deps.pool,
     logger: deps.logger,
     what: 'workflow trigger bindings',
-    reconcileWithin: async (client) => {
-      const keys = await routeLiveTriggers(client, deps.router);
-      // Not a failure of the bindings: a set left unrenewed expires, and until a reconcile writes it
-      // whole again the gateway publishes every event (docs/decisions.md, "Session 40").
-      await deps.record
-        .replace(keys)
-        .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record the workflow trigger routes in Redis; the gateway publishes every event until they are'));
-    },
-    bindWithin: (client, triggers) => routeTriggers(client, deps.router, record, triggers),
+    reconcileWithin: (client) => routeLiveTriggers(client, deps.router),
+    bindWithin: (client, triggers) => routeTriggers(client, deps.router, triggers),
     unavailable: routingUnavailable,
   });
-};

@@ -92,7 +92,7 @@ async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend):
 /** The SMTP call in its own span: ids only, never the recipient's address. */
 function smtpSend(ctx: SendContext, send: ClaimedSend, email: Parameters<SendContext['mailer']['send']>[0]): Promise<string> {
   const attributes = {
-    [SERVICE_ATTRIBUTE]: ctx.service,
+    [SERVICE_ATTRIBUTE]: 'automation',
     'mailer.message_id': send.message_id,
     'mailer.workflow_id': send.workflow_id,
     'mailer.step_id': send.step_id,

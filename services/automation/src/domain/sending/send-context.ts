@@ -6,8 +6,6 @@ import type { Finish, SendOutcomeWriter } from './finish-send';
 
 /** What sending a step needs, built once by the composition root. */
 export interface SendContext {
-  /** The process sending (`automation`, or `gateway` for the first emails it sends): its spans and claims are named so. */
-  service: 'automation' | 'gateway';
   pool: Pool;
   /** Workflow outcomes, many to a statement (finish-send). */
   outcomes: SendOutcomeWriter;

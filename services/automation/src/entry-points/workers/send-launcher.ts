@@ -16,10 +16,10 @@ export interface SendLauncherOptions {
 }
 
 /**
- * The sends one process has claimed and has in flight, at most `concurrency` of them: each is
+ * The sends one instance has claimed and has in flight, at most `concurrency` of them: each is
  * sent and its outcome recorded in the background. The scheduler's claim loop hands it what it
  * claims; an enrolment that claimed its first step in its own statement (`claimNow`) hands that
- * over once committed (`sendNow`), wherever the enrolment ran.
+ * over once committed (`sendNow`).
  */
 export class SendLauncher {
   readonly instance: string;
@@ -30,8 +30,8 @@ export class SendLauncher {
     private readonly ctx: SendContext,
     private readonly options: SendLauncherOptions,
   ) {
-    // The claims' owner: the ledger says which process holds a claim.
-    this.instance = `${ctx.service}-${randomUUID()}`;
+    // The claims' owner: the ledger says which instance holds a claim.
+    this.instance = `automation-${randomUUID()}`;
   }
 
   get leaseMs(): number {
@@ -87,7 +87,7 @@ export class SendLauncher {
     // The step continues the trace of the event that scheduled it, however long the wait was.
     const work = withSpan(
       `send step ${send.step_id}`,
-      { [SERVICE_ATTRIBUTE]: this.ctx.service, 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
+      { [SERVICE_ATTRIBUTE]: 'automation', 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
       async () => processSend(this.ctx, send, await load()),
       { parent: contextFromTraceparent(send.trace_context) },
     )

@@ -46,11 +46,10 @@ function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 }
 
 /**
- * The read answers, whichever process serves them (this service's routes, or the gateway through
- * `public-reads`): `rawId` is the path segment as sent, `rawQuery` the query string as Express's
+ * The read answers: `rawId` is the path segment as sent, `rawQuery` the query string as Express's
  * 'simple' parser (node:querystring) gives it.
  */
-export const contactReadAnswers = (pool: Pool) => ({
+const contactReadAnswers = (pool: Pool) => ({
   async show(accountId: number, rawId: string | undefined): Promise<JsonAnswer> {
     const contact = await getContact(pool, accountId, contactId(rawId));
     return { status: 200, body: { data: contactResource(contact) } };

@@ -4,7 +4,7 @@ import { removeContact } from '../../domain/delete-contact';
 import { contactAnswers, contactId, type ContactAnswerDeps } from './contact-answers';
 
 /** A contact body is small: its fields' own limits (docs/api.md) fit well inside this. */
-export const CONTACT_BODY_LIMIT_BYTES = 64 * 1024;
+const CONTACT_BODY_LIMIT_BYTES = 64 * 1024;
 
 const send = (res: Response, answer: JsonAnswer) => res.status(answer.status).json(answer.body);
 

@@ -5,11 +5,10 @@ import { PRODUCT_EVENT_CONTRACTS, upsertEventContacts } from '../../domain/upser
 import type { ConsumerDeps } from './consumer-deps';
 
 /**
- * product_event.received.v1 (one event) and product_events.received.v1 (the events the gateway
- * accepted while a confirm was awaited), when this service upserts them
- * (`PRODUCT_EVENTS_UPSERTED_BY=contacts`): upsert each contact, publish each event enriched with
- * it for automation, then ack. The events of one prefetch share their common-case statement
- * (`eventContactBatchesOf`) and their enriched publishes (`publishEnrichedEvent`).
+ * product_event.received.v1 (one event) and product_events.received.v1 (the events the ingress
+ * accepted while a confirm was awaited): upsert each contact, publish each event enriched with it
+ * for automation (confirmed), then ack. The events of one prefetch share their common-case
+ * statement (`eventContactBatchesOf`) and their enriched publishes (`publishEnrichedEvent`).
  */
 export const productEventConsumer = (deps: ConsumerDeps): ConsumerSpec<(typeof PRODUCT_EVENT_CONTRACTS)[number]> => {
   const upsertDeps = { pool: deps.pool, broker: deps.broker, deliver: (event: EnrichedEvent) => publishEnrichedEvent(deps.broker, event) };

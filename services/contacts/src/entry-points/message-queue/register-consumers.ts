@@ -5,14 +5,10 @@ import type { ConsumerDeps } from './consumer-deps';
 import { productEventConsumer } from './product-event.consumer';
 import { unsubscribeRequestedConsumer } from './unsubscribe-requested.consumer';
 
-/**
- * Every queue this service consumes; the broker restarts them on each reconnection. The product
- * events only when this service upserts them (`PRODUCT_EVENTS_UPSERTED_BY=contacts`): otherwise
- * automation consumes them with contacts' code.
- */
-export function registerConsumers(broker: Broker, deps: ConsumerDeps, options: { productEvents: boolean }): void {
+/** Every queue this service consumes; the broker restarts them on each reconnection. */
+export function registerConsumers(broker: Broker, deps: ConsumerDeps): void {
   broker.consume(contactBouncedConsumer(deps));
   broker.consume(unsubscribeRequestedConsumer(deps));
-  if (options.productEvents) broker.consume(productEventConsumer(deps));
+  broker.consume(productEventConsumer(deps));
   broker.consume(contactConfirmedConsumer(deps));
 }

@@ -4,17 +4,14 @@ import { AppError, FRAGMENT_PATH, type OpenApiFragment } from '@mailer/shared';
 import { GatewayErrorCodes } from '../../domain/gateway.errors';
 import { mergeDocument, type ApiServer, type OpenApiDocument } from './openapi-document';
 
-export type FragmentSource = {
+/** A service whose fragment is fetched from its internal port. */
+export interface FragmentSource {
   name: string;
+  url: string;
   server: ApiServer;
   /** Left out of the document (logged) when it does not answer, instead of failing the whole document. */
   optional?: boolean;
-} & (
-  /** A service's fragment, fetched from its internal port. */
-  | { url: string }
-  /** The gateway's own part (the event ingest runs in its process). */
-  | { fragment: () => OpenApiFragment }
-);
+}
 
 export interface ApiDocsOptions {
   sources: FragmentSource[];
@@ -66,7 +63,6 @@ export class ApiDocs {
   }
 
   private async fetchFragment(source: FragmentSource): Promise<OpenApiFragment> {
-    if ('fragment' in source) return source.fragment();
     try {
       const response = await fetch(new URL(FRAGMENT_PATH, source.url), { signal: AbortSignal.timeout(this.options.timeoutMs ?? 3000) });
       if (!response.ok) throw new Error(`status ${response.status}`);

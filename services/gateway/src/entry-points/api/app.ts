@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { errorMiddleware, healthRoutes, httpMetrics, methodNotAllowed, notFoundHandler, requestId, traceRequests, type Pool, type Redis, type Registry } from '@mailer/shared';
+import { errorMiddleware, healthRoutes, httpMetrics, notFoundHandler, requestId, traceRequests, type Pool, type Redis, type Registry } from '@mailer/shared';
 import { gatewayStatusByCode } from '../../domain/gateway.errors';
 import { protectedMetricsRoutes } from '../metrics/protected-metrics';
 import { apiDocsRoutes } from '../api-docs/api-docs.routes';
@@ -10,7 +10,6 @@ import type { ApiDocs } from '../api-docs/api-docs';
 import { accessGuard, type AccessDeps } from './access-guard';
 import type { AppProxy } from './app-proxy';
 import { appErrorPage } from './app-error-page';
-import type { EventIngest } from './event-ingest';
 import { ProxyLane, type LaneTarget } from './proxy-lane';
 import type { UpstreamProxy } from './upstream-proxy';
 
@@ -21,11 +20,7 @@ export interface GatewayAppDeps {
   access: AccessDeps;
   /** The account app (services/web): /app and /settings are its pages. */
   appProxy: AppProxy;
-  upstreams: { contacts: UpstreamProxy; campaigns: UpstreamProxy; automation: UpstreamProxy };
-  /** The keyed contacts prefix on the lane: contacts' reads in this process and the proxy, or the proxy alone (CONTACTS_READS). */
-  contactsTarget: LaneTarget;
-  /** `POST /v1/events`, answered in this process. */
-  events: EventIngest;
+  upstreams: { contacts: UpstreamProxy; campaigns: UpstreamProxy; events: UpstreamProxy; automation: UpstreamProxy };
   /** Addresses (or CIDR ranges) of proxies whose X-Forwarded-For is believed; empty: the socket address. */
   trustProxy: string[];
   /** The merged OpenAPI document behind /api/v1/openapi.json and /docs. */
@@ -73,14 +68,14 @@ function withProxyLane(app: Express, deps: GatewayAppDeps, guardedPrefix: string
 /** What the REST port listens with: the proxied API on the lane, the rest through `buildRestApp`. */
 export function buildRestListener(deps: GatewayAppDeps): RequestListener {
   return withProxyLane(buildRestApp(deps), deps, '/api/v1', [
-    ['/api/v1/contacts', deps.contactsTarget],
+    ['/api/v1/contacts', deps.upstreams.contacts],
     ['/api/v1/campaigns', deps.upstreams.campaigns],
   ]);
 }
 
 /** What the events port listens with: events on the lane, the rest through `buildEventsApp`. */
 export function buildEventsListener(deps: GatewayAppDeps): RequestListener {
-  return withProxyLane(buildEventsApp(deps), deps, '/v1', [['/v1/events', deps.events]]);
+  return withProxyLane(buildEventsApp(deps), deps, '/v1', [['/v1/events', deps.upstreams.events]]);
 }
 
 /**
@@ -108,12 +103,14 @@ export function buildRestApp(deps: GatewayAppDeps): Express {
   return finish(app, deps, publicGuard);
 }
 
-/** The events listener: `/v1/events` behind an API key. */
+/**
+ * The events listener: `/v1/events` behind an API key, proxied to the events service whatever the
+ * method or sub-path (it answers 405 and 404 for what it does not serve).
+ */
 export function buildEventsApp(deps: GatewayAppDeps): Express {
   const app = baseApp(deps);
   app.use('/v1', accessGuard(deps.access, { requireKey: true }));
-  app.post('/v1/events', deps.events.handler());
-  app.all('/v1/events', methodNotAllowed(['POST']));
+  app.use('/v1/events', deps.upstreams.events.handler());
   app.use('/v1', notFoundHandler());
   return finish(app, deps, accessGuard(deps.access, { requireKey: false }));
 }

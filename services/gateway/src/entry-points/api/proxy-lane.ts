@@ -13,10 +13,8 @@ import { limitAddress } from '../../domain/limit-address';
 import { checkAccess, type AccessDeps } from './access-guard';
 import type { ForwardedRequest } from './upstream-proxy';
 
-/** What serves a prefix once its request passed the key check: a service behind a proxy, or the gateway itself. */
+/** What serves a prefix once its request passed the key check: the service behind it (`UpstreamProxy`). */
 export interface LaneTarget {
-  /** Whether the lane serves this request; one it leaves goes to Express (which answers every other shape). */
-  takes?(req: IncomingMessage): boolean;
   forward(req: IncomingMessage, res: ServerResponse, request: ForwardedRequest): Promise<void>;
 }
 
@@ -34,9 +32,8 @@ export interface ProxyLaneOptions {
 
 /**
  * The keyed API on plain node:http, in front of the listener's Express app: a request under one of
- * the lane's prefixes (exactly as written, case and all) that its target takes is authenticated,
- * limited and served here (proxied, or the event ingest); everything else (pages, documents,
- * probes, a path in another case) goes to Express. Both ends run the same access check, proxy,
+ * the lane's prefixes (exactly as written, case and all) is authenticated, limited and proxied
+ * here; everything else (pages, documents, probes, a path in another case) goes to Express. Both ends run the same access check, proxy,
  * error answers, request id, metrics and span: the Express chain cost more than the hop itself
  * (docs/performance.md).
  */
@@ -65,11 +62,11 @@ export class ProxyLane {
   private targetFor(req: IncomingMessage): [string, LaneTarget] | undefined {
     const url = req.url ?? '';
     for (const entry of this.options.targets) {
-      const [prefix, target] = entry;
+      const [prefix] = entry;
       if (!url.startsWith(prefix)) continue;
       const next = url.charAt(prefix.length);
       if (next !== '' && next !== '/' && next !== '?') continue;
-      return target.takes === undefined || target.takes(req) ? entry : undefined;
+      return entry;
     }
     return undefined;
   }
