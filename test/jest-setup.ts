@@ -7,4 +7,4 @@ jest.setTimeout(30_000);
 // Each file removes the broker queues it declared, so a full run never piles up quorum queues.
 afterAll(async () => {
   if (process.env.AMQP_URL) await removeRememberedNamespaces(process.env.AMQP_URL);
-});
+}, 120_000);

@@ -26,7 +26,7 @@ const BLOCK = Buffer.alloc(8192, 1);
  * 50 ms, as a commit does to Postgres's WAL. On the shared machines this benchmark runs on, a
  * flush that normally takes 0.1 ms sometimes stalls for 50 ms to 1.8 s, and every commit waiting
  * meanwhile waits with it: a p99 beside the worst flush of its window tells a disk stall from the
- * stack (docs/performance.md, "Session 50").
+ * stack (docs/adr/0044-benchmark-method.md).
  */
 class DiskFlushProbe {
   private readonly durations: number[] = [];

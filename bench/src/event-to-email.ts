@@ -14,8 +14,8 @@ const OUTCOME_COMMIT_WAIT_MS = 1000;
  * Sign-ups sent, unrecorded, before the first measured rate. The send path (enrolment, rendering,
  * SMTP, the outcome) runs once per sign-up, so V8 optimizes its functions only after hundreds of
  * them: at 100/s the gateway was still spending 1.7 s of a core on optimizing compiles in the
- * first 5 s after a 5 s warm-up, and 0.1-0.2 s in each 5 s after 20 s (docs/performance.md,
- * "Session 49"). The window measures the path as it runs from then on, not its start-up; the
+ * first 5 s after a 5 s warm-up, and 0.1-0.2 s in each 5 s after 20 s (docs/adr/0044-benchmark-method.md).
+ * The window measures the path as it runs from then on, not its start-up; the
  * warm-up's own figures are printed beside it.
  */
 const EMAIL_WARM_UP_SECONDS = 20;

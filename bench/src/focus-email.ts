@@ -19,7 +19,7 @@ export async function focusEmail(options: FocusContext): Promise<string[]> {
   };
   log(stack.diskProbe.description);
   // The account the full run signs up on holds the seeded contacts, analyzed: without them the
-  // gateway would plan its lookups on an empty table and scan the account (docs/performance.md, "Session 44").
+  // contacts would plan its lookups on an empty table and scan the account (docs/adr/0044-benchmark-method.md).
   const seeded = await seedContacts(stack.env, account.accountId, config.contacts);
   log(`${seeded.count} contacts seeded in ${seeded.seconds.toFixed(1)} s`);
   log(await warmUpSignups({ ...common, runId: stack.names.id }));

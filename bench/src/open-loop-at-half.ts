@@ -26,7 +26,7 @@ export interface OpenLoopAtHalfOptions {
  * Seconds the loop runs at its rate, unmeasured, before it is measured with the same connections.
  * A cold client opens a connection for each request that finds none free; on a slow machine that
  * ramp saturated both cores for the first 1-3 s and put answers of up to 1.8 s into a p99 that is
- * meant to describe the stack at half load (docs/performance.md, "Session 32").
+ * meant to describe the stack at half load (docs/adr/0044-benchmark-method.md).
  */
 const WARM_UP_SECONDS = 3;
 
@@ -65,7 +65,7 @@ async function warmOpenLoop(options: OpenLoopAtHalfOptions, target: LoadTarget, 
  * An open loop at half the scenario's closed-loop throughput: latency when the stack is not
  * saturated, measured in steady state after a warm-up at the same rate (whose figures are logged).
  * Then the same loop against baseline A: what the generator and the machine alone put into a p50
- * and a p99 at that rate, for the absolute latency rows (docs/performance.md, "Session 35").
+ * and a p99 at that rate, for the absolute latency rows (docs/adr/0044-benchmark-method.md).
  */
 export async function openLoopAtHalf(options: OpenLoopAtHalfOptions, scenario: HalfLoadScenario, closedLoopReqPerS: number): Promise<HalfLoadResult> {
   const ratePerS = Math.max(1, Math.round(closedLoopReqPerS / 2));

@@ -3,6 +3,7 @@ import { createLogger } from '@mailer/shared';
 import type { Logger } from 'pino';
 import {
   freePort,
+  removeNamespace,
   serviceTestEnv,
   startDnsTestServer,
   startSmtpSink,
@@ -190,6 +191,8 @@ export async function startProduct(options: ProductOptions = {}) {
       await webhooks?.stop();
       await Promise.all([contacts.stop(), campaigns.stop(), events.stop(), automation.stop()]);
       await Promise.all([dns.close(), smtp.close()]);
+      // Its quorum queues go now, not when the file ends: a file of several products holds one set at a time.
+      await removeNamespace(shared.AMQP_URL!, shared.BROKER_NAMESPACE!);
     },
   };
 }

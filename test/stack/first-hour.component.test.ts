@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startDnsTestServer, testServers, waitFor, type DnsTestServer } from '@mailer/shared/testing';
+import { startDnsTestServer, testServers, waitFor, type DnsTestServer, rememberNamespace } from '@mailer/shared/testing';
 import { launchChromium, screenshotPath, scrollsSideways } from '@mailer/shared/testing/browser';
 import {
   freePorts,
@@ -45,7 +45,7 @@ async function newcomerEnvironment(dns: DnsTestServer, stateDir: string): Promis
     REDIS_URL: servers.redisUrl,
     REDIS_KEY_PREFIX: `${servers.redisKeyPrefix}first-hour:`,
     AMQP_URL: servers.amqpUrl,
-    BROKER_NAMESPACE: `firsthour${randomBytes(4).toString('hex')}.`,
+    BROKER_NAMESPACE: rememberNamespace(`firsthour${randomBytes(4).toString('hex')}.`),
     // This machine has no internet: the address domains of the walk are answered by a local DNS server.
     DNS_SERVERS: dns.address,
     MAILER_STATE_DIR: stateDir,

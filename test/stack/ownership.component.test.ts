@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { startDnsTestServer, testServers, type DnsTestServer } from '@mailer/shared/testing';
+import { startDnsTestServer, testServers, type DnsTestServer, rememberNamespace } from '@mailer/shared/testing';
 import { processesMarked } from './process-tools';
 import { connectionsByService } from './socket-owners';
 import { freePorts, healthUrls, INBOX_PORT_VARIABLES, root, SERVICE_PORT_VARIABLES, startStackProcess, waitHealthy, type StackProcess } from './stack-process';
@@ -60,7 +60,7 @@ describe('npm start: each service connects only to what it owns', () => {
       REDIS_URL: servers.redisUrl,
       REDIS_KEY_PREFIX: `${servers.redisKeyPrefix}own${marker}:`,
       AMQP_URL: servers.amqpUrl,
-      BROKER_NAMESPACE: `own${marker}.`,
+      BROKER_NAMESPACE: rememberNamespace(`own${marker}.`),
       DNS_SERVERS: dns.address,
       MAILER_STATE_DIR: stateDir,
       MAILER_STACK_RUN: marker,

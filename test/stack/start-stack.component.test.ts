@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { testServers, waitFor } from '@mailer/shared/testing';
+import { testServers, waitFor, rememberNamespace } from '@mailer/shared/testing';
 import { processesMarked } from './process-tools';
 import {
   exited,
@@ -37,7 +37,7 @@ describe('npm start (the whole stack without Docker)', () => {
         REDIS_URL: servers.redisUrl,
         REDIS_KEY_PREFIX: `${servers.redisKeyPrefix}stack:`,
         AMQP_URL: servers.amqpUrl,
-        BROKER_NAMESPACE: `stack${marker}.`,
+        BROKER_NAMESPACE: rememberNamespace(`stack${marker}.`),
         SMTP_URL: 'smtp://127.0.0.1:1',
         MAILER_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'mailer-stack-')),
         LOG_LEVEL: 'warn',

@@ -13,7 +13,7 @@ import {
   emailSentV1,
   type ConsumeOutcome,
 } from '@mailer/shared';
-import { testServers, waitFor } from '@mailer/shared/testing';
+import { rememberNamespace, removeNamespace, testServers, waitFor } from '@mailer/shared/testing';
 import { memoryLogger, sentFact, uniqueName } from './helpers';
 
 describe('Broker', () => {
@@ -30,7 +30,11 @@ describe('Broker', () => {
     // No static binding: the webhooks service binds this queue while an endpoint subscribes.
     await broker.setQueueBindings(queue, { bind: [emailSentV1.type], unbind: [] });
   });
-  afterEach(() => broker.close());
+  // Each test's quorum queues go with it: twenty a namespace, a broker at 1,024 files holds few hundred.
+  afterEach(async () => {
+    await broker.close();
+    await removeNamespace(amqpUrl, namespace);
+  });
 
   async function messagesIn(name: string): Promise<number> {
     const connection = await amqp.connect(amqpUrl);
@@ -56,7 +60,7 @@ describe('Broker', () => {
   }
 
   it('deletes a retired queue a broker still holds, with its dead letters, when it declares the topology', async () => {
-    const retiredNamespace = uniqueName('t') + '.';
+    const retiredNamespace = rememberNamespace(uniqueName('t') + '.');
     const connection = await amqp.connect(amqpUrl);
     try {
       const channel = await connection.createChannel();

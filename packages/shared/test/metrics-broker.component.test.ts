@@ -16,7 +16,7 @@ import {
   type Registry,
   type RunningServer,
 } from '@mailer/shared';
-import { metricValue, scrapeMetrics, testServers, waitFor } from '@mailer/shared/testing';
+import { metricValue, scrapeMetrics, testServers, waitFor, removeNamespace } from '@mailer/shared/testing';
 import { memoryLogger, sentFact, uniqueName } from './helpers';
 
 describe('Broker metrics', () => {
@@ -46,6 +46,7 @@ describe('Broker metrics', () => {
   afterEach(async () => {
     await broker.close();
     await server.close();
+    await removeNamespace(amqpUrl, namespace);
   });
 
   async function publishRaw(body: unknown): Promise<void> {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Broker, createPool, emailSentV1, migrateDatabase, OutboxRelay, QUEUES, serviceDatabaseUrl, type Pool } from '@mailer/shared';
-import { countingPool, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
+import { countingPool, startTcpProxy, testServers, waitFor, rememberNamespace } from '@mailer/shared/testing';
 import { memoryLogger, sentFact, uniqueName } from './helpers';
 
 describe('OutboxRelay', () => {
@@ -20,7 +20,7 @@ describe('OutboxRelay', () => {
 
   /** A broker whose webhook-facts queue receives email.sent facts (as while an endpoint subscribes), and what reached it. */
   async function brokerWithObserver(url = servers.amqpUrl) {
-    const namespace = `${uniqueName('t')}.`;
+    const namespace = rememberNamespace(`${uniqueName('t')}.`);
     const broker = Broker.start({ url, logger, connectionName: 'relay-test', namespace });
     const observer = Broker.start({ url: servers.amqpUrl, logger, connectionName: 'relay-observer', namespace });
     await Promise.all([broker.ready(), observer.ready()]);

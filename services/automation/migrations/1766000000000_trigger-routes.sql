@@ -1,7 +1,6 @@
 -- Up Migration
 -- Enriched product events reach automation.contact-events only by the routing keys bound for the
--- (account, event name) of enabled workflows (docs/decisions.md, "Product events routed by
--- trigger"). This table records the keys automation has bound, so a reconcile can unbind the ones
+-- (account, event name) of enabled workflows (docs/adr/0021-product-events-routed-to-automation-by-trigger.md). This table records the keys automation has bound, so a reconcile can unbind the ones
 -- no workflow needs any more (the broker cannot be asked which keys are bound).
 CREATE TABLE trigger_routes (
   routing_key text PRIMARY KEY,

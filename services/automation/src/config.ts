@@ -12,7 +12,7 @@ export const sendingEnv = {
   /** Sender of workflow emails: `address` or `Name <address>`. */
   MAIL_FROM: z.string().trim().min(3).default('Mailer <no-reply@mailer.local>'),
   SMTP_POOL_SIZE: envFields.positiveInt(5),
-  /** Emails per second across the pool (nodemailer rateLimit per 1 s). */
+  /** Emails started per second across the SMTP pool, per instance (a token bucket, as a campaign's rate). */
   SEND_RATE_PER_SECOND: envFields.positiveInt(50),
   /** Workflow sends one instance has claimed and in flight at once; unset: SENDS_PER_CONNECTION per SMTP connection. */
   SEND_CONCURRENCY: z.coerce.number().int().positive().optional(),

@@ -17,7 +17,7 @@ interface Waiting<T, R> {
  * Each write leaves at the end of its turn (`setImmediate`), after the callers resolved by the
  * previous write have sent their answers: on a small machine the server a write wakes often runs on
  * this process's core at once, and a write sent first would hold those answers back behind the
- * whole statement (docs/performance.md, "Session 43").
+ * whole statement (docs/adr/0034-group-commit-for-hot-statements-and-publishes.md).
  */
 export class GroupCommit<T, R = void> {
   private waiting: Array<Waiting<T, R>> = [];

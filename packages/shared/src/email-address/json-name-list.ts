@@ -23,8 +23,8 @@ const malformed = (at: number) => new Error(`not a JSON array of strings (byte $
  * The names of a file holding a JSON array of strings, read from its bytes. A name of plain
  * lower-case ASCII stays a range of `json`; any other (Unicode, upper case, an escape) is decoded,
  * passed through `normalise` and dropped when that gives ''. `JSON.parse` would first make every
- * name a heap string: 120,000 of them grow the young generation for good (docs/performance.md,
- * "Session 47").
+ * name a heap string: 120,000 of them grow the young generation for good
+ * (docs/adr/0037-email-address-rule-and-domain-verdict.md).
  */
 export function namesOfJsonArray(json: Buffer, normalise: (name: string) => string): NameRanges {
   // Every string is two unescaped quotes: half the quotes bound the names.

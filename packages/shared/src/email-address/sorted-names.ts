@@ -18,7 +18,7 @@ function compareBytes(source: Buffer, aStart: number, aEnd: number, bStart: numb
 /**
  * A fixed set of ASCII names held as one sorted buffer, looked up by bisection. A `Set` of
  * ~120,000 strings is 120,000 heap objects that every full garbage collection marks; this is two
- * objects whose bytes live outside V8's heap (docs/performance.md, "Session 46").
+ * objects whose bytes live outside V8's heap (docs/adr/0037-email-address-rule-and-domain-verdict.md).
  */
 export class SortedNames {
   private constructor(

@@ -12,7 +12,7 @@ const uncork = (socket: Socket) => socket.uncork();
  * batch, and those keep their requests' command objects alive through young-generation collections
  * (measured: ~0.9 MB promoted per scavenge at 1,400 GETs/s against ~0.03 MB for plain commands), so
  * the old generation filled and a full collection paused the gateway every 1-2 s
- * (docs/performance.md, "Session 36").
+ * (docs/adr/0009-rate-limits-as-sliding-window-logs-in-redis.md).
  */
 export function coalesceWrites(client: Redis): void {
   const socket = client.stream as Socket | undefined;

@@ -13,11 +13,13 @@ export function rememberNamespace(namespace: string): string {
   return namespace;
 }
 
-/** Deletes the queues and exchanges of every namespace this file used (best effort). */
+/** Deletes one namespace's queues and exchanges now (a stack that stopped), so the file holds fewer at once. */
+export async function removeNamespace(amqpUrl: string, namespace: string): Promise<void> {
+  namespaces.delete(namespace);
+  await removeNamespacedTopology(amqpUrl, namespace).catch(() => undefined);
+}
+
+/** Deletes the queues and exchanges of every namespace this file used and still holds (best effort). */
 export async function removeRememberedNamespaces(amqpUrl: string): Promise<void> {
-  const used = [...namespaces];
-  namespaces.clear();
-  for (const namespace of used) {
-    await removeNamespacedTopology(amqpUrl, namespace).catch(() => undefined);
-  }
+  await Promise.all([...namespaces].map((namespace) => removeNamespace(amqpUrl, namespace)));
 }

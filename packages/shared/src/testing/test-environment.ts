@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { dropTestDatabase } from '../db/ensure-database';
+import { forgetRun, markRunAlive, removeLeftoverRuns } from './leftover-runs';
 import { LOCAL_SERVERS, probeLocalServers } from './local-servers';
 import { startContainers, type StartedContainers } from './test-containers';
 import { checkServersTakeWork } from './work-preflight';
@@ -137,6 +138,9 @@ export async function setupTestEnvironment(): Promise<void> {
     `\ntest servers: Postgres ${hostOf(postgresUrl)} (${chosen.postgres.origin}), Redis ${hostOf(redisUrl)} (${chosen.redis.origin}), ` +
       `RabbitMQ ${hostOf(baseAmqpUrl)} (${chosen.amqp.origin}); run ${runId}\n`,
   );
+  // Before this run makes anything: what interrupted runs left on these servers goes first.
+  await removeLeftoverRuns({ postgresUrl, redisUrl, vhosts: !setup.containers.rabbitmq && isLoopback(baseAmqpUrl) });
+  markRunAlive(runId);
   const vhostName = `mailer_test_${runId}`;
   setup.vhost = await createVhost(baseAmqpUrl, vhostName, setup.containers);
   const amqpUrl = new URL(baseAmqpUrl);
@@ -192,4 +196,5 @@ export async function teardownTestEnvironment(): Promise<void> {
   await removeRedisKeys(testServers());
   await setup.vhost?.remove().catch(() => undefined);
   await setup.containers?.stop();
+  forgetRun(testServers().runId);
 }

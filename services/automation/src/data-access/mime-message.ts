@@ -60,7 +60,7 @@ function part(contentType: string, body: string): string {
  * builds. Encoding is nodemailer's own (encoded words, folding, quoted-printable); what this adds
  * is that the message is one string, not a tree of streams: nodemailer composing and sending from
  * fields cost 0.5 ms of CPU per email, the finished buffer over a bare connection 0.08 ms
- * (docs/decisions.md, "the finished message").
+ * (docs/adr/0024-smtp-sending-pipeline.md).
  */
 export function composeMimeMessage(fields: MimeMessageFields, date = new Date()): Buffer | undefined {
   if (!SIMPLE_ADDRESS.test(fields.to) || !SIMPLE_ADDRESS.test(fields.from.address)) return undefined;

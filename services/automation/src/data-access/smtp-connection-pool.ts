@@ -1,11 +1,12 @@
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
+import { TokenBucket } from '../token-bucket';
 
 export interface SmtpConnectionPoolOptions {
   url: string;
   /** Connections open at most. */
   size: number;
-  /** Messages per second across the pool (nodemailer's rateLimit per one-second window). */
+  /** Messages started per second across the pool (a token bucket, a tenth of a second's burst). */
   ratePerSecond: number;
   timeoutMs: number;
 }
@@ -14,8 +15,6 @@ interface Waiter {
   resolve: (connection: SMTPConnection) => void;
   reject: (error: Error) => void;
 }
-
-const RATE_WINDOW_MS = 1000;
 
 /**
  * Runs one step of a connection's set-up (connect, login). Its callback is not always called: a
@@ -39,8 +38,8 @@ function settled(connection: SMTPConnection, step: (done: (error?: Error | null)
 /**
  * Finished messages over up to `size` open SMTP connections (nodemailer's SMTPConnection), one
  * message per connection at a time, like nodemailer's pool but without its per-message composing
- * and streaming: a message goes to the socket as the one buffer it is (docs/decisions.md, "the
- * finished message"). As in our use of nodemailer's pool, nothing is resent here: a failed message
+ * and streaming: a message goes to the socket as the one buffer it is
+ * (docs/adr/0024-smtp-sending-pipeline.md). As in our use of nodemailer's pool, nothing is resent here: a failed message
  * is the caller's to retry, through the ledger.
  */
 export class SmtpConnectionPool {
@@ -51,10 +50,10 @@ export class SmtpConnectionPool {
   private readonly idle: SMTPConnection[] = [];
   private readonly waiting: Waiter[] = [];
   private closed = false;
-  private windowStart = 0;
-  private sentInWindow = 0;
+  private readonly rate: TokenBucket;
 
   constructor(private readonly options: SmtpConnectionPoolOptions) {
+    this.rate = new TokenBucket(options.ratePerSecond);
     // The URL's user and password come back as `auth` (typed on the transport's options, not here).
     const { auth, ...fromUrl } = parseConnectionUrl(options.url) as SMTPConnection.Options & { auth?: SMTPConnection.Credentials };
     this.auth = auth?.user ? auth : undefined;
@@ -68,7 +67,7 @@ export class SmtpConnectionPool {
 
   /** Resolves with the server's answer once it accepted the message; rejects with its error. */
   async send(envelope: { from: string; to: string[] }, message: Buffer): Promise<string> {
-    await this.takeRate();
+    await this.rate.acquire();
     const connection = await this.acquire();
     let info: SMTPConnection.SentMessageInfo;
     try {
@@ -148,21 +147,5 @@ export class SmtpConnectionPool {
       throw error;
     }
     return connection;
-  }
-
-  /** At most ratePerSecond messages start in any one-second window; the rest wait for the next. */
-  private async takeRate(): Promise<void> {
-    for (;;) {
-      const now = Date.now();
-      if (now - this.windowStart >= RATE_WINDOW_MS) {
-        this.windowStart = now;
-        this.sentInWindow = 0;
-      }
-      if (this.sentInWindow < this.options.ratePerSecond) {
-        this.sentInWindow++;
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, this.windowStart + RATE_WINDOW_MS - now));
-    }
   }
 }

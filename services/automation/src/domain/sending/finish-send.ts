@@ -1,23 +1,11 @@
 import { contactBouncedV1, currentTraceparent, emailSentV1, GroupCommit, workflowCompletedV1, type Pool } from '@mailer/shared';
-import type { LogOutcome } from '../../data-access/delivery-log.repository';
 import { outboxFact, type OutboxFact } from '../../data-access/outbox.repository';
-import { recordSendOutcomes, type NextStepRow, type TracedSendOutcomeRecord } from '../../data-access/send-outcome.repository';
-import type { ClaimedSend, SendOutcome } from '../../data-access/sends.repository';
-import type { StoredWorkflow } from '../../data-access/workflows.repository';
+import { recordSendOutcomes, type NextStepRow } from '../../data-access/send-outcome.repository';
+import type { ClaimedSend } from '../../data-access/sends.repository';
 import { nextEmailStep } from '../enrolment/next-email-step';
 import { stepMessageId } from './message-id';
-import type { SendContext } from './send-context';
-
-export interface Finish {
-  outcome: SendOutcome;
-  log: LogOutcome;
-  workflow: StoredWorkflow | undefined;
-  email?: string | undefined;
-  /** Set on a 5xx at RCPT: the contact is bounced here and the contacts service is told. */
-  bounce?: boolean;
-  /** The SMTP reply code of a refusal, when the server gave one. */
-  smtpCode?: number | undefined;
-}
+import type { Finish } from './finish';
+import type { SendContext, SendOutcomeWriter } from './send-context';
 
 /** The facts the outcome causes: a bounce for the contacts service, "email sent/failed" for the counters. */
 function factsOf(send: ClaimedSend, finish: Finish): OutboxFact[] {
@@ -87,9 +75,6 @@ export type Recorded =
   | { recorded: true; nextDueNow: boolean };
 
 const OUTCOMES_PER_STATEMENT = 200;
-
-/** Writes workflow outcomes; one per process, in its SendContext. */
-export type SendOutcomeWriter = GroupCommit<TracedSendOutcomeRecord, boolean>;
 
 /**
  * A group commit of outcomes: those finished while a write is in flight go together into the next

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ClaimedSend } from '../../data-access/sends.repository';
-import type { Finish } from './finish-send';
+import type { Finish } from './finish';
 
 /**
  * One line per recorded send outcome, so an operator can follow every email in the logs: sent (with

@@ -1,13 +1,16 @@
 import type { Logger } from 'pino';
-import type { Pool } from '@mailer/shared';
+import type { GroupCommit, Pool } from '@mailer/shared';
+import type { TracedSendOutcomeRecord } from '../../data-access/send-outcome.repository';
 import type { SmtpMailer } from '../../data-access/smtp-mailer';
 import type { EmailRenderer } from '../rendering/render-email';
-import type { Finish, SendOutcomeWriter } from './finish-send';
+import type { Finish } from './finish';
+
+/** Writes workflow outcomes, many to a statement (finish-send); one per process, in its SendContext. */
+export type SendOutcomeWriter = GroupCommit<TracedSendOutcomeRecord, boolean>;
 
 /** What sending a step needs, built once by the composition root. */
 export interface SendContext {
   pool: Pool;
-  /** Workflow outcomes, many to a statement (finish-send). */
   outcomes: SendOutcomeWriter;
   mailer: Pick<SmtpMailer, 'send'>;
   renderer: EmailRenderer;

@@ -1,7 +1,7 @@
 import { counterOf, gaugeOf, histogramOf, METRICS, type Pool, type Registry } from '@mailer/shared';
 import { oldestPendingAgeSeconds } from '../../data-access/outbox.repository';
 import { SmtpFailure, type OutgoingEmail } from '../../data-access/smtp-mailer';
-import type { Finish } from '../../domain/sending/finish-send';
+import type { Finish } from '../../domain/sending/finish';
 
 interface Mailer {
   send(email: OutgoingEmail): Promise<string>;

@@ -5,7 +5,7 @@ import { sendingDeliveries, type CampaignDelivery } from '../../data-access/camp
 import { claimCampaignSends, recordCampaignOutcomes, type BatchedOutcome, type ClaimedCampaignSend } from '../../data-access/campaign-sends.repository';
 import { sendCampaignEmail } from '../../domain/campaigns/send-campaign-email';
 import type { SendContext } from '../../domain/sending/send-context';
-import { TokenBucket } from './token-bucket';
+import { TokenBucket } from '../../token-bucket';
 
 const LAPSED_CHECK_MS = 1000;
 const OUTCOMES_PER_STATEMENT = 100;

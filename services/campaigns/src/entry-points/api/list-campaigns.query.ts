@@ -35,7 +35,7 @@ export const listQuerySchema = z.object({
     .meta({ type: 'integer', minimum: 1, maximum: MAX_PAGE, pattern: undefined })
     .optional()
     .describe('Page number, from 1 (default 1).'),
-  // Above the maximum is served as the maximum, not refused (docs/decisions.md).
+  // Above the maximum is served as the maximum, not refused (the interface's pagination rule).
   per_page: positiveInteger()
     .transform((value) => Math.min(value, MAX_PER_PAGE))
     .meta({ type: 'integer', minimum: 1, pattern: undefined })

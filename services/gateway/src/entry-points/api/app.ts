@@ -85,7 +85,7 @@ export function buildEventsListener(deps: GatewayAppDeps): RequestListener {
 export function buildRestApp(deps: GatewayAppDeps): Express {
   const app = baseApp(deps);
   const publicGuard = accessGuard(deps.access, { requireKey: false });
-  // On the public port, so guarded: loopback or METRICS_TOKEN (docs/decisions.md, ## metrics).
+  // On the public port, so guarded: loopback or METRICS_TOKEN (docs/adr/0039-metrics.md).
   app.use(protectedMetricsRoutes(deps.metrics, deps.metricsToken));
   app.use(apiDocsRoutes(deps.apiDocs, publicGuard));
   app.use('/api/v1', accessGuard(deps.access, { requireKey: true }));
