@@ -1,4 +1,5 @@
-import { waitFor } from '@mailer/shared/testing';
+import { TEST_SIGNING_SECRET, waitFor } from '@mailer/shared/testing';
+import { runAdminCli } from '../stack/admin-cli';
 import { startProduct, type Product } from './stack-harness';
 import { campaignDriver, createContacts } from './support/campaign-driver';
 
@@ -111,6 +112,45 @@ describe('campaign outcomes: skips, unsubscribes, cancel, retry failed, test sen
     await drive.watchUntil(id, (current) => current.status === 'sent');
     await sleep(500);
     expect(sinkFor(p)).toHaveLength(2);
+  });
+
+  it('npm run admin -- campaigns recipients --outcome failed lists exactly the recipients the SMTP server refused for good; --outcome sent the others', async () => {
+    const account = await product.anAccountWithKey();
+    const drive = campaignDriver(product, account);
+    const p = `cli${account.accountId}-`;
+    const everyone = people(p, 6);
+    await createContacts(product, account.key, account.accountId, everyone);
+    const refused = [everyone[1]!.email, everyone[4]!.email];
+    const accepted = everyone.map((person) => person.email).filter((email) => !refused.includes(email));
+    product.smtp.onRecipient = (address) => (refused.includes(address) ? { accept: false, code: 550, message: '5.1.1 no such user' } : { accept: true });
+    const id = await drive.create({ name: 'Refused', title: 'Refused', html: '<p>Refused</p>' });
+    await drive.act(id, 'approve');
+    await drive.act(id, 'send');
+    const { view } = await drive.watchUntil(id, (current) => current.status === 'sent');
+    expect(view).toMatchObject({ total_recipients: 6, emails_sent: 4, emails_failed: 2 });
+
+    // As an operator runs it: the dispatcher and automation's compiled CLI, on the services' databases.
+    // The secret is set so the dispatcher has no local secrets file to write.
+    const env = { ...product.env, PATH: process.env.PATH, UNSUBSCRIBE_SECRET: TEST_SIGNING_SECRET };
+    const recipients = async (...options: string[]) => {
+      const run = await runAdminCli(['campaigns', 'recipients', '--id', String(id), ...options], env);
+      if (run.code !== 0) throw new Error(`campaigns recipients ${options.join(' ')} exited ${run.code}: ${run.stderr}`);
+      return JSON.parse(run.stdout) as { data: Array<{ email: string; outcome: string; reason: string | null }>; next_after: number | null };
+    };
+    const byEmail = (rows: Array<{ email: string }>) => [...rows].sort((a, b) => a.email.localeCompare(b.email));
+    const failed = await recipients('--outcome', 'failed');
+    expect(byEmail(failed.data)).toEqual(refused.map((email) => expect.objectContaining({ email, outcome: 'failed', reason: expect.stringContaining('550 5.1.1 no such user') })));
+    const sent = await recipients('--outcome', 'sent');
+    expect(byEmail(sent.data)).toEqual(accepted.map((email) => expect.objectContaining({ email, outcome: 'sent' })));
+
+    // The same sent list read a page at a time: --limit, then --after the page's next_after.
+    const first = await recipients('--outcome', 'sent', '--limit', '3');
+    expect(first.data).toHaveLength(3);
+    const rest = await recipients('--outcome', 'sent', '--after', String(first.next_after), '--limit', '3');
+    expect([...first.data, ...rest.data].map((row) => row.email)).toEqual(sent.data.map((row) => row.email));
+    expect(rest.next_after).toBeNull();
+    expect((await recipients('--outcome', 'skipped')).data).toEqual([]);
+    expect((await recipients('--outcome', 'pending')).data).toEqual([]);
   });
 
   it('test-sends the current content to one address, personalised when the address is a contact', async () => {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { Pool } from '@mailer/shared';
+import { parseArgs as parseOptions } from 'node:util';
+import { AppError, CommonErrorCodes, type Pool } from '@mailer/shared';
 import { deliveryHistory } from '../data-access/delivery-log.repository';
 import { listWorkflows } from '../data-access/workflows.repository';
 import { importWorkflows } from '../domain/workflows/import-workflows';
@@ -22,23 +23,37 @@ export interface ParsedArgs {
   options: Map<string, string>;
 }
 
+/**
+ * The options each command reads. Any other is refused (exit 2), so neither a typo nor a usage line
+ * promising an option the command ignores goes unnoticed.
+ */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  'workflows import': ['account'],
+  'workflows list': ['account'],
+  'workflows log': ['account', 'email', 'contact'],
+  'campaigns recipients': ['id', 'outcome', 'after', 'limit'],
+};
+
 export function parseArgs(argv: string[]): ParsedArgs {
   const [group, command, ...rest] = argv;
-  const known = group === 'workflows' || (group === 'campaigns' && command === 'recipients');
+  const name = `${group ?? ''} ${command ?? ''}`;
+  const known = Object.hasOwn(COMMAND_OPTIONS, name) ? COMMAND_OPTIONS[name] : undefined;
   if (!known || !command) throw new UsageError(USAGE);
-  const positional: string[] = [];
-  const options = new Map<string, string>();
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const value = rest[i + 1];
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value\n${USAGE}`);
-    options.set(arg.slice(2), value);
-    i++;
+  let parsed;
+  try {
+    parsed = parseOptions({
+      args: rest,
+      options: Object.fromEntries(known.map((option) => [option, { type: 'string' as const }])),
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
   }
+  // Only import names a file; a stray word elsewhere is a mistyped option.
+  const positional = parsed.positionals;
+  if (positional.length > (command === 'import' ? 1 : 0)) throw new UsageError(`unexpected argument "${positional.at(-1) ?? ''}"\n${USAGE}`);
+  const options = new Map(Object.entries(parsed.values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   return { command, positional, options };
 }
 
@@ -95,7 +110,8 @@ export async function runCommand({ pool, workflowWrites }: CommandDeps, args: Pa
 async function recipients(pool: Pool, args: ParsedArgs): Promise<unknown> {
   const campaignId = positiveId(args, 'id');
   const accountId = await campaignAccount(pool, campaignId);
-  if (accountId === undefined) throw new UsageError(`campaign ${campaignId} has not started sending: no recipients yet`);
+  // Not a usage mistake: the campaign may exist but not have reached automation yet (exit 1, not 2).
+  if (accountId === undefined) throw new AppError(CommonErrorCodes.NOT_FOUND, `campaign ${campaignId} has not started sending: no recipients yet`);
   return listRecipientsPage(pool, {
     accountId,
     campaignId,

@@ -33,8 +33,9 @@ export interface Io {
 }
 
 /**
- * `workflows import|list|log`: JSON on stdout; on error a message on stderr (and, for an invalid
- * file, `{ errors }` on stdout listing every problem) and a non-zero exit code.
+ * `workflows import|list|log` and `campaigns recipients`: JSON on stdout; on error a message on
+ * stderr (and, for a refusal such as an invalid file, `{ errors }` on stdout listing every problem)
+ * and a non-zero exit code.
  */
 export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   let args;
@@ -60,7 +61,7 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv, io: Io): 
     }
     if (error instanceof AppError && error.messages.length > 0) {
       io.out(`${JSON.stringify({ errors: error.messages }, null, 2)}\n`);
-      io.err(`refused, nothing imported:\n  ${error.messages.join('\n  ')}\n`);
+      io.err(`refused${args.command === 'import' ? ', nothing imported' : ''}:\n  ${error.messages.join('\n  ')}\n`);
       return 1;
     }
     throw error;

@@ -79,8 +79,6 @@ const DRIVE: Record<string, DriveAction> = {
   'retry-failed': 'retry_failed',
 };
 
-export const CAMPAIGN_COMMANDS = ['create', 'update', 'test', 'settings', ...Object.keys(DRIVE)];
-
 /**
  * Runs one campaign command against the campaigns database and returns its JSON. Commands that
  * need automation (sending, test sends, controls) commit a request to the outbox: the running
@@ -125,7 +123,6 @@ export async function runCampaignCommand(
   if (!action) throw new UsageError(`unknown campaigns command "${command}"`);
   let sendAt: Date | undefined;
   if (options.at !== undefined) {
-    if (command !== 'send') throw new UsageError('--at applies to send only');
     sendAt = new Date(options.at);
     if (!/^\d{4}-\d\d-\d\dT/.test(options.at) || Number.isNaN(sendAt.getTime()))
       throw new UsageError(`--at must be an ISO 8601 timestamp, got "${options.at}"`);

@@ -6,7 +6,7 @@ import { loadWebhooksCliConfig } from '../config';
 import { MIGRATIONS_DIR, webhooksDatabaseUrl } from '../database';
 import { WebhookHttp } from '../data-access/webhook-http';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhook-events';
-import { runWebhookCommand, WEBHOOK_COMMANDS } from './webhook-commands';
+import { runWebhookCommand } from './webhook-commands';
 
 const USAGE = `usage: npm run admin -- webhooks <command> [options]
   create --account ID --url URL --events TYPE[,TYPE...] [--description D] [--disable]   (prints the secret once)
@@ -31,6 +31,22 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
+type OptionName = keyof typeof OPTIONS;
+
+/**
+ * The options each command reads. Any other is refused (exit 2), so neither a typo nor a usage line
+ * promising an option the command ignores goes unnoticed.
+ */
+const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
+  create: ['account', 'url', 'events', 'description', 'disable'],
+  list: ['account'],
+  update: ['id', 'url', 'events', 'description', 'enable', 'disable'],
+  'rotate-secret': ['id'],
+  delete: ['id'],
+  deliveries: ['id', 'limit'],
+  resend: ['id', 'delivery'],
+};
+
 /** Runs one CLI command and returns the exit code: 0 done, 1 refused or failed, 2 bad usage. */
 export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
   let parsed;
@@ -41,13 +57,15 @@ export async function runAdmin(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const [group, command, ...rest] = parsed.positionals;
-  if (
-    group !== 'webhooks' ||
-    command === undefined ||
-    !WEBHOOK_COMMANDS.includes(command) ||
-    rest.length > 0
-  ) {
+  const allowed =
+    command !== undefined && Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command] : undefined;
+  if (group !== 'webhooks' || command === undefined || allowed === undefined || rest.length > 0) {
     io.stderr(USAGE);
+    return 2;
+  }
+  const misplaced = Object.keys(parsed.values).find((option) => !allowed.includes(option as OptionName));
+  if (misplaced !== undefined) {
+    io.stderr(`--${misplaced} does not apply to webhooks ${command}\n${USAGE}`);
     return 2;
   }
   let http: WebhookHttp | undefined;

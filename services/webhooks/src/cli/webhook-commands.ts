@@ -13,16 +13,6 @@ import {
 } from '../domain/manage-endpoints';
 import { deliveryJson, endpointJson } from '../entry-points/api/endpoint.json';
 
-export const WEBHOOK_COMMANDS = [
-  'create',
-  'list',
-  'update',
-  'rotate-secret',
-  'delete',
-  'deliveries',
-  'resend',
-];
-
 export interface CommandOptions {
   account?: string | undefined;
   id?: string | undefined;
