@@ -16,6 +16,8 @@ module.exports = (workspaceDir, overrides = {}) => ({
   moduleNameMapper: {
     '^@mailer/shared$': `${root}/packages/shared/src/index.ts`,
     '^@mailer/shared/(.*)$': `${root}/packages/shared/src/$1/index.ts`,
+    '^@mailer/testing$': `${root}/packages/testing/src/index.ts`,
+    '^@mailer/testing/(.*)$': `${root}/packages/testing/src/$1/index.ts`,
   },
   globalSetup: `${root}/test/global-setup.ts`,
   globalTeardown: `${root}/test/global-teardown.ts`,

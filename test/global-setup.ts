@@ -1,3 +1,3 @@
-import { setupTestEnvironment } from '../packages/shared/src/testing/test-environment';
+import { setupTestEnvironment } from '../packages/testing/src/test-environment';
 
 export default setupTestEnvironment;

@@ -1,3 +1,3 @@
-import { teardownTestEnvironment } from '../packages/shared/src/testing/test-environment';
+import { teardownTestEnvironment } from '../packages/testing/src/test-environment';
 
 export default teardownTestEnvironment;

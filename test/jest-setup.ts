@@ -1,5 +1,5 @@
 // Runs in every test file (setupFilesAfterEnv).
-import { removeRememberedNamespaces } from '@mailer/shared/testing';
+import { removeRememberedNamespaces } from '@mailer/testing';
 
 // Component tests talk to real servers: give each test 30 s (a project config cannot set testTimeout).
 jest.setTimeout(30_000);

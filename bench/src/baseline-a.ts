@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { freePort } from '@mailer/shared/testing';
+import { freePort } from '@mailer/testing';
 import type { Cleanup } from './cleanup';
 import { databaseUrlOf, type SeededContacts } from './seed-contacts';
 import { startServiceProcess, type ServiceProcess } from './service-process';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultZones, freePort, startDnsTestServer } from '@mailer/shared/testing';
+import { defaultZones, freePort, startDnsTestServer } from '@mailer/testing';
 import { startArrivalSink, type ArrivalSink } from './arrival-sink';
 import type { BenchConfig } from './bench-config';
 import type { Cleanup } from './cleanup';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { IDENTITY_HEADER } from '@mailer/shared';
-import { freePort, serviceTestEnv, signedIdentityFor, startSmtpSink, waitFor, type SmtpSink } from '@mailer/shared/testing';
+import { freePort, serviceTestEnv, signedIdentityFor, startSmtpSink, waitFor, type SmtpSink } from '@mailer/testing';
 import { loadAutomationConfig } from '../../services/automation/src/config';
 import { automationDatabaseUrl } from '../../services/automation/src/database';
 import { loadGatewayConfig } from '../../services/gateway/src/config';

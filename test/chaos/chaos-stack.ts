@@ -10,7 +10,7 @@ import {
   startPrivateRabbitMq,
   startSmtpSink,
   type PrivateServer,
-} from '@mailer/shared/testing';
+} from '@mailer/testing';
 import { loadContactsConfig } from '../../services/contacts/src/config';
 import { startContactsService, type ContactsService } from '../../services/contacts/src/contacts-service';
 import { loadEventsConfig } from '../../services/events/src/config';

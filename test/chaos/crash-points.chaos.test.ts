@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import type { CrashPoint } from '../../services/automation/src/crash-point';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { startChaosStack, type ChaosStack } from './chaos-stack';

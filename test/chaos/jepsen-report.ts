@@ -1,4 +1,4 @@
-import type { ReceivedEmail } from '@mailer/shared/testing';
+import type { ReceivedEmail } from '@mailer/testing';
 import type { EventAttempts } from './event-client';
 
 /** A ledger row of the workflow's email step, with the contact's address. */

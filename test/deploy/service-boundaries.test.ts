@@ -55,6 +55,15 @@ describe('each service deploys alone: no service reaches another service code', 
     expect(references.filter((reference) => path.dirname(reference) === SERVICES_DIR)).toEqual([]);
   });
 
+  it.each([...services.map((service) => `services/${service}`), 'packages/shared'])('%s: no runtime source or dependency is the test kit', (workspace) => {
+    const runtime = sourcesOf(path.join(ROOT, workspace, 'src')).filter((file) =>
+      specifiersOf(readFileSync(file, 'utf8')).some((specifier) => /^@mailer\/testing(\/|$)/.test(specifier)),
+    );
+    expect(runtime.map((file) => path.relative(ROOT, file))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    expect(Object.keys(manifest.dependencies ?? {})).not.toContain('@mailer/testing');
+  });
+
   it('finds a crossing when there is one', () => {
     const file = path.join(SERVICES_DIR, 'web', 'test', 'example.test.ts');
     expect(foreignServiceOf('web', file, '../../automation/src/domain/rendering/render-email')).toBe('automation');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { IDENTITY_HEADER } from '@mailer/shared';
-import { signedIdentityFor, waitFor } from '@mailer/shared/testing';
+import { signedIdentityFor, waitFor } from '@mailer/testing';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { aUserOf, phoneContext, signIn, productWithBrowser } from './support/app-browser';
 import type { Product } from './stack-harness';

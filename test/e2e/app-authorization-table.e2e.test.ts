@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Browser } from 'playwright-core';
 import { createLogger } from '@mailer/shared';
-import { launchChromium } from '@mailer/shared/testing/browser';
+import { launchChromium } from '@mailer/testing/browser';
 import { createCampaign } from '../../services/campaigns/src/domain/sending/compose-campaign';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { APP_ROUTE_TABLE, type AppRouteRow } from './app-authorization-table';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { aUserOf, checkPage, phoneContext, signIn, productWithBrowser } from './support/app-browser';
 import type { Product } from './stack-harness';

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { freePort } from '@mailer/shared/testing';
-import { launchChromium } from '@mailer/shared/testing/browser';
+import { freePort } from '@mailer/testing';
+import { launchChromium } from '@mailer/testing/browser';
 import { APP_PASSWORD, aUserOf, checkPage, phoneContext, signIn, productWithBrowser } from './support/app-browser';
 import { startProduct, type Product } from './stack-harness';
 

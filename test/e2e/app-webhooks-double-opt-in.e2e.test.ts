@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { waitFor } from '@mailer/shared/testing';
-import { launchChromium } from '@mailer/shared/testing/browser';
+import { waitFor } from '@mailer/testing';
+import { launchChromium } from '@mailer/testing/browser';
 import { startWebhookReceiver, type WebhookReceiver } from '../../services/webhooks/test/support/webhook-receiver';
 import { aUserOf, checkPage, phoneContext, signIn } from './support/app-browser';
 import { startProduct, type Product } from './stack-harness';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createLogger } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
-import { launchChromium } from '@mailer/shared/testing/browser';
+import { waitFor } from '@mailer/testing';
+import { launchChromium } from '@mailer/testing/browser';
 import { aUserOf, checkPage, phoneContext, signIn } from './support/app-browser';
 import { startProduct, type Product } from './stack-harness';
 

@@ -1,4 +1,4 @@
-import { TEST_SIGNING_SECRET, waitFor } from '@mailer/shared/testing';
+import { TEST_SIGNING_SECRET, waitFor } from '@mailer/testing';
 import { runAdminCli } from '../stack/admin-cli';
 import { startProduct, type Product } from './stack-harness';
 import { campaignDriver, createContacts } from './support/campaign-driver';

@@ -1,5 +1,5 @@
 import { createLogger } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { startProduct, type Product } from './stack-harness';
 import { campaignDriver, createContacts } from './support/campaign-driver';
 

@@ -1,5 +1,5 @@
 import { IDENTITY_HEADER } from '@mailer/shared';
-import { signedIdentityFor, waitFor } from '@mailer/shared/testing';
+import { signedIdentityFor, waitFor } from '@mailer/testing';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { startProduct, type Product } from './stack-harness';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Broker, createLogger, loneProductEventOptions, productEventReceivedV1, type MessageOf } from '@mailer/shared';
-import { startTcpProxy, testServers, waitFor, type TcpProxy } from '@mailer/shared/testing';
+import { startTcpProxy, testServers, waitFor, type TcpProxy } from '@mailer/testing';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { startProduct, type Product } from './stack-harness';
 

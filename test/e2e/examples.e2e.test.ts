@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { runAdmin as runCampaignsAdmin } from '../../services/campaigns/src/cli/admin';
 import { runAdmin as runAutomationAdmin } from '../../services/automation/src/cli/run-admin';
 import { deliveryHistory } from '../../services/automation/src/data-access/delivery-log.repository';

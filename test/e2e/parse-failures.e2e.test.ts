@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { rawRequest } from '@mailer/shared/testing';
+import { rawRequest } from '@mailer/testing';
 import { startProduct, type Product } from './stack-harness';
 
 /** Issue #18: every body the parsers cannot read is a 4xx JSON answer with the usual headers, never a 500. */

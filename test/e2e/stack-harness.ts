@@ -10,7 +10,7 @@ import {
   testServers,
   type DnsTestServer,
   type SmtpSink,
-} from '@mailer/shared/testing';
+} from '@mailer/testing';
 import { loadCampaignsConfig } from '../../services/campaigns/src/config';
 import { startCampaignsService } from '../../services/campaigns/src/campaigns-service';
 import { loadContactsConfig } from '../../services/contacts/src/config';

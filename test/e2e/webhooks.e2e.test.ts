@@ -1,5 +1,5 @@
 import { createLogger, IDENTITY_HEADER } from '@mailer/shared';
-import { freePort, signedIdentityFor, waitFor } from '@mailer/shared/testing';
+import { freePort, signedIdentityFor, waitFor } from '@mailer/testing';
 import { Webhook } from 'standardwebhooks';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { loadWebhooksConfig } from '../../services/webhooks/src/config';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { dropTestDatabase, removeNamespacedTopology } from '@mailer/shared';
-import { testServers } from '@mailer/shared/testing';
+import { testServers } from '@mailer/testing';
 import { root } from './stack-process';
 
 /** How one `node scripts/admin.mjs …` ended. */

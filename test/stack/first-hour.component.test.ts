@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startDnsTestServer, testServers, waitFor, type DnsTestServer, rememberNamespace } from '@mailer/shared/testing';
-import { launchChromium, screenshotPath, scrollsSideways } from '@mailer/shared/testing/browser';
+import { startDnsTestServer, testServers, waitFor, type DnsTestServer, rememberNamespace } from '@mailer/testing';
+import { launchChromium, screenshotPath, scrollsSideways } from '@mailer/testing/browser';
 import {
   freePorts,
   healthUrls,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@mailer/shared/testing';
+import { freePort } from '@mailer/testing';
 import { operatorEnvironment, runAdminCli, type CliRun, type OperatorEnvironment } from './admin-cli';
 import type { Inputs, Invocation, Lookup, Made } from './cli-invocation';
 import { ACCOUNT_INVOCATIONS, QUICKSTART_INVOCATIONS } from './gateway-cli-invocations';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { startDnsTestServer, testServers, type DnsTestServer, rememberNamespace } from '@mailer/shared/testing';
+import { startDnsTestServer, testServers, type DnsTestServer, rememberNamespace } from '@mailer/testing';
 import { processesMarked } from './process-tools';
 import { connectionsByService } from './socket-owners';
 import { freePorts, healthUrls, INBOX_PORT_VARIABLES, root, SERVICE_PORT_VARIABLES, startStackProcess, waitHealthy, type StackProcess } from './stack-process';

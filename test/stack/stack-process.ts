@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort, waitFor } from '@mailer/shared/testing';
+import { freePort, waitFor } from '@mailer/testing';
 
 export const root = path.join(__dirname, '..', '..');
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { testServers, waitFor, rememberNamespace } from '@mailer/shared/testing';
+import { testServers, waitFor, rememberNamespace } from '@mailer/testing';
 import { processesMarked } from './process-tools';
 import {
   exited,

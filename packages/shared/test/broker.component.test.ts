@@ -13,7 +13,7 @@ import {
   emailSentV1,
   type ConsumeOutcome,
 } from '@mailer/shared';
-import { rememberNamespace, removeNamespace, testServers, waitFor } from '@mailer/shared/testing';
+import { rememberNamespace, removeNamespace, testServers, waitFor } from '@mailer/testing';
 import { memoryLogger, sentFact, uniqueName } from './helpers';
 
 describe('Broker', () => {

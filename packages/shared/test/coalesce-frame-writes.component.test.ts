@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import amqp, { type ChannelModel } from 'amqplib';
-import { countSocketWrites, testServers } from '@mailer/shared/testing';
+import { countSocketWrites, testServers } from '@mailer/testing';
 import { coalesceFrameWrites } from '../src/messaging/coalesce-frame-writes';
 import { uniqueName } from './helpers';
 

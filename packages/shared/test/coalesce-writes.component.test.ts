@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { coalesceWrites, createRedis, redisReady, type Redis } from '@mailer/shared';
-import { countSocketWrites, testServers } from '@mailer/shared/testing';
+import { countSocketWrites, testServers } from '@mailer/testing';
 import { memoryLogger, uniqueName } from './helpers';
 
 describe('coalesceWrites', () => {

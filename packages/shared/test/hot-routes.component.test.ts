@@ -20,7 +20,7 @@ import {
   type JsonAnswer,
   type RunningServer,
 } from '@mailer/shared';
-import { metricValue } from '@mailer/shared/testing';
+import { metricValue } from '@mailer/testing';
 import { memoryLogger } from './helpers';
 
 const SECRET = 'hot-routes-test-secret-0123456789';

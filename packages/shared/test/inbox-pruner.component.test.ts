@@ -1,5 +1,5 @@
 import { createPool, ensureDatabase, inboxPruner, serviceDatabaseUrl, type Pool } from '@mailer/shared';
-import { countingPool, testServers, waitFor } from '@mailer/shared/testing';
+import { countingPool, testServers, waitFor } from '@mailer/testing';
 import { memoryLogger, uniqueName } from './helpers';
 
 describe('inboxPruner', () => {

@@ -16,7 +16,7 @@ import {
   type Registry,
   type RunningServer,
 } from '@mailer/shared';
-import { metricValue, scrapeMetrics, testServers, waitFor, removeNamespace } from '@mailer/shared/testing';
+import { metricValue, scrapeMetrics, testServers, waitFor, removeNamespace } from '@mailer/testing';
 import { memoryLogger, sentFact, uniqueName } from './helpers';
 
 describe('Broker metrics', () => {

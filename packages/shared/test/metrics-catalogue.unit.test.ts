@@ -7,7 +7,7 @@ import {
   metricsOwnedBy,
   type MetricDefinition,
 } from '@mailer/shared';
-import { metricValue, parseMetrics } from '@mailer/shared/testing';
+import { metricValue, parseMetrics } from '@mailer/testing';
 
 const definitions: MetricDefinition[] = Object.values(METRICS);
 

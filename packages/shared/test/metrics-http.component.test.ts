@@ -11,7 +11,7 @@ import {
   type Registry,
   type RunningServer,
 } from '@mailer/shared';
-import { metricValue, parseMetrics, scrapeMetrics } from '@mailer/shared/testing';
+import { metricValue, parseMetrics, scrapeMetrics } from '@mailer/testing';
 import { memoryLogger } from './helpers';
 
 describe('httpMetrics and GET /metrics', () => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Broker, createPool, emailSentV1, migrateDatabase, OutboxRelay, QUEUES, serviceDatabaseUrl, type Pool } from '@mailer/shared';
-import { countingPool, startTcpProxy, testServers, waitFor, rememberNamespace } from '@mailer/shared/testing';
+import { countingPool, startTcpProxy, testServers, waitFor, rememberNamespace } from '@mailer/testing';
 import { memoryLogger, sentFact, uniqueName } from './helpers';
 
 describe('OutboxRelay', () => {

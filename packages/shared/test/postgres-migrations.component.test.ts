@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createPool, migrateDatabase, serviceDatabaseUrl, withTransaction } from '@mailer/shared';
-import { testServers } from '@mailer/shared/testing';
+import { testServers } from '@mailer/testing';
 import { memoryLogger, uniqueName } from './helpers';
 
 describe('migrateDatabase', () => {

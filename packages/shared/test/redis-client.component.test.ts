@@ -1,5 +1,5 @@
 import { createRedis, redisReady } from '@mailer/shared';
-import { testServers } from '@mailer/shared/testing';
+import { testServers } from '@mailer/testing';
 import { memoryLogger, uniqueName } from './helpers';
 
 describe('createRedis', () => {

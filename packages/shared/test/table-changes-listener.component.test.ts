@@ -1,5 +1,5 @@
 import { createPool, ensureDatabase, serviceDatabaseUrl, TableChangesListener, type Pool } from '@mailer/shared';
-import { testServers, waitFor } from '@mailer/shared/testing';
+import { testServers, waitFor } from '@mailer/testing';
 import { memoryLogger, uniqueName } from './helpers';
 
 describe('TableChangesListener', () => {

@@ -1,5 +1,5 @@
 import { IDENTITY_HEADER } from '@mailer/shared';
-import { signedIdentityFor } from '@mailer/shared/testing';
+import { signedIdentityFor } from '@mailer/testing';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
 
 const twoEmails = {

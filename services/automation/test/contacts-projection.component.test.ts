@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { contactCreatedV1, contactDeletedV1, contactsCreatedV1, contactUpdatedV1 } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { applyContactSnapshots } from '../src/data-access/contacts.repository';
 import { countAudience } from '../src/data-access/campaign-deliveries.repository';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';

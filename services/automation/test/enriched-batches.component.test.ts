@@ -1,6 +1,6 @@
 import amqp from 'amqplib';
 import { deadLetterQueueName, QUEUES } from '@mailer/shared';
-import { testServers, waitFor } from '@mailer/shared/testing';
+import { testServers, waitFor } from '@mailer/testing';
 import { enrichedEvent, newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
 
 const welcome = {

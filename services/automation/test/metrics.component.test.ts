@@ -1,5 +1,5 @@
 import { QUEUES } from '@mailer/shared';
-import { metricValue, scrapeMetrics, waitFor } from '@mailer/shared/testing';
+import { metricValue, scrapeMetrics, waitFor } from '@mailer/testing';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
 
 const workflow = (steps: number) => ({

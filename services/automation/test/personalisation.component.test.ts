@@ -1,4 +1,4 @@
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
 
 const welcome = {

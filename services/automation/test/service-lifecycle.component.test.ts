@@ -1,5 +1,5 @@
 import { createLogger } from '@mailer/shared';
-import { inboxPruningOf, serviceTestEnv } from '@mailer/shared/testing';
+import { inboxPruningOf, serviceTestEnv } from '@mailer/testing';
 import { startAutomationService } from '../src/automation-service';
 import { loadAutomationConfig } from '../src/config';
 

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import { freePort } from '@mailer/shared/testing';
+import { freePort } from '@mailer/testing';
 import { SmtpConnectionPool } from '../src/data-access/smtp-connection-pool';
 
 interface TestServer {

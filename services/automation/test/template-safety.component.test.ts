@@ -1,4 +1,4 @@
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { EmailRenderer } from '../src/domain/rendering/render-email';
 import { templateScope } from '../src/domain/rendering/template-scope';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';

@@ -1,5 +1,5 @@
 import { BrokerUnavailableError, createLogger, triggerRoutingKey } from '@mailer/shared';
-import { brokerRoutes, startTcpProxy, waitFor } from '@mailer/shared/testing';
+import { brokerRoutes, startTcpProxy, waitFor } from '@mailer/testing';
 import { EmailRenderer } from '../src/domain/rendering/render-email';
 import { createTriggerRouting } from '../src/domain/routing/trigger-routing';
 import { createWorkflow, switchWorkflow, updateWorkflow } from '../src/domain/workflows/save-workflow';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countingPool, waitFor } from '@mailer/shared/testing';
+import { countingPool, waitFor } from '@mailer/testing';
 import { handleProductEvent } from '../src/domain/enrolment/handle-product-event';
 import { TriggeredWorkflowsCache } from '../src/domain/enrolment/triggered-workflows-cache';
 import { enrichedEvent, newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';

@@ -1,5 +1,5 @@
 import { contactUpdatedV1 } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { newAccountId, newContact, startAutomationHarness, type AutomationHarness } from './support/automation-harness';
 
 const marketing = {

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { triggerRoutingKey } from '@mailer/shared';
-import { brokerRoutes, serviceTestEnv, testServers } from '@mailer/shared/testing';
+import { brokerRoutes, serviceTestEnv, testServers } from '@mailer/testing';
 import { runAdmin } from '../src/cli/run-admin';
 import { newAccountId } from './support/automation-harness';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serviceTestEnv } from '@mailer/shared/testing';
+import { serviceTestEnv } from '@mailer/testing';
 import { runAdmin } from '../src/cli/admin';
 import { startCampaignsHarness, type CampaignsHarness } from './setup/campaigns-harness';
 import { uniqueAccountId } from './factories/campaigns';

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { serviceTestEnv } from '@mailer/shared/testing';
+import { serviceTestEnv } from '@mailer/testing';
 import { runAdmin } from '../src/cli/admin';
 import { startCampaignsHarness, type CampaignsHarness } from './setup/campaigns-harness';
 import { uniqueAccountId } from './factories/campaigns';

@@ -9,7 +9,7 @@ import {
   wrongValue,
   type JsonSchema,
   type RawResponse,
-} from '@mailer/shared/testing';
+} from '@mailer/testing';
 import { CAMPAIGN_STATUSES } from '../src/domain/campaign';
 import { listQuerySchema } from '../src/entry-points/api/list-campaigns.query';
 import { createCampaign, createCampaigns, uniqueAccountId } from './factories/campaigns';

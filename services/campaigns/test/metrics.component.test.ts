@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Broker, campaignProgressV1, createLogger, QUEUES } from '@mailer/shared';
-import { metricValue, scrapeMetrics, waitFor } from '@mailer/shared/testing';
+import { metricValue, scrapeMetrics, waitFor } from '@mailer/testing';
 import { createCampaign, uniqueAccountId } from './factories/campaigns';
 import { startCampaignsHarness, type CampaignsHarness } from './setup/campaigns-harness';
 

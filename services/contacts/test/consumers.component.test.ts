@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QUEUES } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { brokerProbe } from './support/broker-probe';
 import {
   newAccountId,

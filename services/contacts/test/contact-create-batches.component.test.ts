@@ -1,5 +1,5 @@
 import { AppError, createLogger } from '@mailer/shared';
-import { countingPool } from '@mailer/shared/testing';
+import { countingPool } from '@mailer/testing';
 import type { NewContactRow } from '../src/data-access/contacts.repository';
 import { insertContactsWithTagsAndFacts, type ContactToInsert } from '../src/data-access/new-contacts.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';

@@ -1,5 +1,5 @@
 import { AppError, createLogger } from '@mailer/shared';
-import { countingPool, waitFor } from '@mailer/shared/testing';
+import { countingPool, waitFor } from '@mailer/testing';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
 import { createContact, type ContactUseCaseDeps } from '../src/domain/create-contact';
 import type { NewContactInput } from '../src/domain/contact-input';

@@ -1,5 +1,5 @@
 import { AppError, CommonErrorCodes, type Pool } from '@mailer/shared';
-import { countingPool } from '@mailer/shared/testing';
+import { countingPool } from '@mailer/testing';
 import { getContact } from '../src/domain/read-contacts';
 import {
   newAccountId,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import { answerProblem, hostileBodies, prototypeNames, rawRequest, schemaArbitrary, wrongValue, type JsonSchema, type RawResponse } from '@mailer/shared/testing';
+import { answerProblem, hostileBodies, prototypeNames, rawRequest, schemaArbitrary, wrongValue, type JsonSchema, type RawResponse } from '@mailer/testing';
 import { contactChangesSchema, newContactSchema } from '../src/entry-points/api/contact.schemas';
 import { newAccountId, startContactsForTest, uniqueEmail, type ContactsTestService } from './support/contacts-test-service';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QUEUES } from '@mailer/shared';
-import { metricValue, scrapeMetrics, waitFor } from '@mailer/shared/testing';
+import { metricValue, scrapeMetrics, waitFor } from '@mailer/testing';
 import { brokerProbe } from './support/broker-probe';
 import { newAccountId, startContactsForTest, uniqueEmail, type ContactsTestService } from './support/contacts-test-service';
 

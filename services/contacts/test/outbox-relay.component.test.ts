@@ -1,5 +1,5 @@
 import { createLogger } from '@mailer/shared';
-import { countingPool, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
+import { countingPool, startTcpProxy, testServers, waitFor } from '@mailer/testing';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { beginAndClaimPending, recordPassAndCommit } from '../src/data-access/outbox.repository';
 import { brokerProbe } from './support/broker-probe';

@@ -1,5 +1,5 @@
 import { IDENTITY_HEADER } from '@mailer/shared';
-import { signedIdentityFor, startPrivatePostgres, waitFor, type PrivateServer } from '@mailer/shared/testing';
+import { signedIdentityFor, startPrivatePostgres, waitFor, type PrivateServer } from '@mailer/testing';
 import { newAccountId, startContactsForTest, uniqueEmail, type ContactsTestService } from './support/contacts-test-service';
 
 interface Sample {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, createPool } from '@mailer/shared';
-import { countingPool, freePort } from '@mailer/shared/testing';
+import { countingPool, freePort } from '@mailer/testing';
 import {
   createOrReadUnchangedContactsForEvents,
   type EventContact,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { productEventReceivedV1 } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { upsertEventContacts } from '../src/domain/upsert-event-contacts';
 import { brokerProbe } from './support/broker-probe';
 import { newAccountId, startContactsForTest, uniqueEmail, type ContactsTestService } from './support/contacts-test-service';

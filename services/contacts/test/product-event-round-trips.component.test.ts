@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countingPool } from '@mailer/shared/testing';
+import { countingPool } from '@mailer/testing';
 import { saveDoubleOptIn } from '../src/data-access/double-opt-in.repository';
 import { suppressAddress } from '../src/data-access/suppressions.repository';
 import { publishEnrichedEvent } from '../src/domain/publish-enriched-event';

@@ -1,5 +1,5 @@
 import { createLogger } from '@mailer/shared';
-import { inboxPruningOf, serviceTestEnv } from '@mailer/shared/testing';
+import { inboxPruningOf, serviceTestEnv } from '@mailer/testing';
 import { startContactsService } from '../src/contacts-service';
 import { loadContactsConfig } from '../src/config';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { brokerProbe } from './support/broker-probe';
 import { newAccountId, startContactsForTest, uniqueEmail, type ContactsTestService } from './support/contacts-test-service';
 

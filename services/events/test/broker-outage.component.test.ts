@@ -1,4 +1,4 @@
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { newAccountId, startEventsHarnessWithCuttableBroker } from './support/events-harness';
 
 describe('POST /v1/events while the broker is unreachable', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import { answerProblem, hostileBodies, prototypeNames, rawRequest, schemaArbitrary, wrongValue, type JsonSchema, type RawResponse } from '@mailer/shared/testing';
+import { answerProblem, hostileBodies, prototypeNames, rawRequest, schemaArbitrary, wrongValue, type JsonSchema, type RawResponse } from '@mailer/testing';
 import { eventInputSchema, MAX_PROPERTIES_DEPTH } from '../src/domain/event-input';
 import { newAccountId, startEventsHarness, type EventsHarness } from './support/events-harness';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startTcpProxy, testServers } from '@mailer/shared/testing';
+import { startTcpProxy, testServers } from '@mailer/testing';
 import { newAccountId, startEventsHarness, type EventsHarness } from './support/events-harness';
 
 describe('POST /v1/events with Idempotency-Key', () => {

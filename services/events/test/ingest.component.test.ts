@@ -1,5 +1,5 @@
 import { IDENTITY_HEADER, signIdentity } from '@mailer/shared';
-import { TEST_SIGNING_SECRET, signedIdentityFor, waitFor } from '@mailer/shared/testing';
+import { TEST_SIGNING_SECRET, signedIdentityFor, waitFor } from '@mailer/testing';
 import { newAccountId, startEventsHarness, type EventsHarness } from './support/events-harness';
 
 describe('POST /v1/events', () => {

@@ -1,5 +1,5 @@
 import { productEventReceivedV1 } from '@mailer/shared';
-import { metricValue, scrapeMetrics, waitFor } from '@mailer/shared/testing';
+import { metricValue, scrapeMetrics, waitFor } from '@mailer/testing';
 import { newAccountId, startEventsHarnessWithCuttableBroker } from './support/events-harness';
 
 describe('GET /metrics of the events service', () => {

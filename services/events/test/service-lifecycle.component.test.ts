@@ -1,5 +1,5 @@
 import { createLogger, FRAGMENT_PATH, redisReady, type OpenApiFragment } from '@mailer/shared';
-import { serviceTestEnv } from '@mailer/shared/testing';
+import { serviceTestEnv } from '@mailer/testing';
 import { loadEventsConfig } from '../src/config';
 import { startEventsService } from '../src/events-service';
 

@@ -1,5 +1,5 @@
 import { IDENTITY_HEADER } from '@mailer/shared';
-import { serviceTestEnv, signedIdentityFor, waitFor } from '@mailer/shared/testing';
+import { serviceTestEnv, signedIdentityFor, waitFor } from '@mailer/testing';
 import { findApiKey } from '../src/data-access/api-keys.repository';
 import { runAdmin } from '../src/cli/admin';
 import { utcDay } from './support/factories';

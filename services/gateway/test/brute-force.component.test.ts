@@ -1,4 +1,4 @@
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { generateKey } from '../src/domain/api-key-format';
 import { aKey } from './support/factories';
 import { startFakeUpstream } from './support/fake-upstream';

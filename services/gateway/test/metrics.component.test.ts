@@ -1,4 +1,4 @@
-import { metricValue, scrapeMetrics, startPrivateRedis } from '@mailer/shared/testing';
+import { metricValue, scrapeMetrics, startPrivateRedis } from '@mailer/testing';
 import { generateKey, keyWithParts } from '../src/domain/api-key-format';
 import { aKey } from './support/factories';
 import { startFakeUpstream } from './support/fake-upstream';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { IDENTITY_HEADER, signIdentity } from '@mailer/shared';
-import { TEST_SIGNING_SECRET } from '@mailer/shared/testing';
+import { TEST_SIGNING_SECRET } from '@mailer/testing';
 import { aKey } from './support/factories';
 import { startFakeUpstream } from './support/fake-upstream';
 import { expectNoKeyInLogs, headersFor, rateHeaders, startGateway, stopGateways, uniqueIp, type Gateway } from './support/gateway-harness';

@@ -1,5 +1,5 @@
 import { redisReady } from '@mailer/shared';
-import { startPrivateRedis, type PrivateServer } from '@mailer/shared/testing';
+import { startPrivateRedis, type PrivateServer } from '@mailer/testing';
 import { aKey } from './support/factories';
 import { startFakeUpstream } from './support/fake-upstream';
 import { expectNoKeyInLogs, headersFor, rateHeaders, startGateway, stopGateways, uniqueIp, type Gateway } from './support/gateway-harness';

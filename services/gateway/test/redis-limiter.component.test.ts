@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createLogger, createRedis, redisReady, type Redis } from '@mailer/shared';
-import { countSocketWrites, testServers } from '@mailer/shared/testing';
+import { countSocketWrites, testServers } from '@mailer/testing';
 import { RedisLimiter } from '../src/data-access/redis-limiter';
 import { uniqueIp } from './support/gateway-harness';
 

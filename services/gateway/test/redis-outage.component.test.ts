@@ -1,4 +1,4 @@
-import { waitFor, startPrivateRedis } from '@mailer/shared/testing';
+import { waitFor, startPrivateRedis } from '@mailer/testing';
 import { redisReady } from '@mailer/shared';
 import { markRevokedInRedis } from '../src/data-access/revocation-marker';
 import { revokeApiKey } from '../src/domain/manage-api-keys';

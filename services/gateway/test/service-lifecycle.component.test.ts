@@ -1,5 +1,5 @@
 import { createLogger, redisReady } from '@mailer/shared';
-import { serviceTestEnv } from '@mailer/shared/testing';
+import { serviceTestEnv } from '@mailer/testing';
 import { loadGatewayConfig } from '../src/config';
 import { startGatewayService } from '../src/gateway-service';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { serviceTestEnv } from '@mailer/shared/testing';
+import { serviceTestEnv } from '@mailer/testing';
 import { runAdmin } from '../src/cli/admin';
 import { createUser } from '../src/domain/create-user';
 import { anAccount } from './support/factories';

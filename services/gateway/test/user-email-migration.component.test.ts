@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import { ensureDatabase, serviceDatabaseUrl } from '@mailer/shared';
-import { testServers } from '@mailer/shared/testing';
+import { testServers } from '@mailer/testing';
 import { MIGRATIONS_DIR } from '../src/database';
 
 const NORMALISING = '1764100000000_normalised-user-emails';

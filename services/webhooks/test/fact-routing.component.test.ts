@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { Broker, createLogger, QUEUES, emailSentV1 } from '@mailer/shared';
-import { brokerRoutes, serviceTestEnv, startTcpProxy, testServers, waitFor } from '@mailer/shared/testing';
+import { brokerRoutes, serviceTestEnv, startTcpProxy, testServers, waitFor } from '@mailer/testing';
 import { runAdmin } from '../src/cli/admin';
 import { webhooksDatabaseUrl } from '../src/database';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';

@@ -1,5 +1,5 @@
 import { createLogger } from '@mailer/shared';
-import { serviceTestEnv, waitFor } from '@mailer/shared/testing';
+import { serviceTestEnv, waitFor } from '@mailer/testing';
 import { loadWebhooksConfig } from '../src/config';
 import { startWebhooksService } from '../src/webhooks-service';
 import { runAdmin } from '../src/cli/admin';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { contactCreatedV1 } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { contactCreatedFact } from './support/facts';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 import { startWebhooksHarness, type WebhooksHarness } from './support/webhooks-harness';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { contactCreatedV1, contactsCreatedV1 } from '@mailer/shared';
-import { waitFor } from '@mailer/shared/testing';
+import { waitFor } from '@mailer/testing';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_EVENT_TYPES } from '../src/domain/webhook-events';
 import { contactCreatedFact, publishOneOfEach } from './support/facts';

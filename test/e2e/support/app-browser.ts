@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, screenshotPath, scrollsSideways } from '@mailer/shared/testing/browser';
+import { launchChromium, screenshotPath, scrollsSideways } from '@mailer/testing/browser';
 import { createUser } from '../../../services/gateway/src/domain/create-user';
 import { startProduct, type Product, type ProductOptions } from '../stack-harness';
 

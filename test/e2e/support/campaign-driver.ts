@@ -1,5 +1,5 @@
 import { IDENTITY_HEADER } from '@mailer/shared';
-import { signedIdentityFor, waitFor } from '@mailer/shared/testing';
+import { signedIdentityFor, waitFor } from '@mailer/testing';
 import type { Product } from '../stack-harness';
 
 export interface CampaignView {

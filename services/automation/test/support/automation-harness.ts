@@ -15,7 +15,7 @@ import {
   type MessageContract,
   type MessageOf,
 } from '@mailer/shared';
-import { freePort, serviceTestEnv, signedIdentityFor, startSmtpSink, testServers, waitFor } from '@mailer/shared/testing';
+import { freePort, serviceTestEnv, signedIdentityFor, startSmtpSink, testServers, waitFor } from '@mailer/testing';
 import { startAutomationService } from '../../src/automation-service';
 import { loadAutomationConfig } from '../../src/config';
 import { automationDatabaseUrl } from '../../src/database';

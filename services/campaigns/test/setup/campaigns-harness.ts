@@ -1,5 +1,5 @@
 import { createLogger, IDENTITY_HEADER, type ConsumeOutcome } from '@mailer/shared';
-import { serviceTestEnv, signedIdentityFor } from '@mailer/shared/testing';
+import { serviceTestEnv, signedIdentityFor } from '@mailer/testing';
 import { startCampaignsService } from '../../src/campaigns-service';
 import { loadCampaignsConfig } from '../../src/config';
 

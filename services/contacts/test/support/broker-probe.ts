@@ -1,6 +1,6 @@
 import amqp, { type ConfirmChannel } from 'amqplib';
 import { EXCHANGE, deadLetterQueueName } from '@mailer/shared';
-import { testServers } from '@mailer/shared/testing';
+import { testServers } from '@mailer/testing';
 
 export interface SeenMessage {
   type: string;

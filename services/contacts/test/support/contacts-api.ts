@@ -1,5 +1,5 @@
 import { IDENTITY_HEADER } from '@mailer/shared';
-import { signedIdentityFor } from '@mailer/shared/testing';
+import { signedIdentityFor } from '@mailer/testing';
 
 export interface ContactJson {
   id: number;

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createLogger, type ConsumeOutcome } from '@mailer/shared';
-import { serviceTestEnv, startDnsTestServer, testServers, type DnsTestServer } from '@mailer/shared/testing';
+import { serviceTestEnv, startDnsTestServer, testServers, type DnsTestServer } from '@mailer/testing';
 import { loadContactsConfig } from '../../src/config';
 import { startContactsService } from '../../src/contacts-service';
 import { contactsApi } from './contacts-api';

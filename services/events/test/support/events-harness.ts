@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Broker, createLogger, IDENTITY_HEADER, productEventReceivedV1, productEventsReceivedV1, QUEUES, signIdentity, type MessageOf } from '@mailer/shared';
-import { serviceTestEnv, startDnsTestServer, startTcpProxy, TEST_SIGNING_SECRET, testServers, waitFor } from '@mailer/shared/testing';
+import { serviceTestEnv, startDnsTestServer, startTcpProxy, TEST_SIGNING_SECRET, testServers, waitFor } from '@mailer/testing';
 import { loadEventsConfig } from '../../src/config';
 import { startEventsService } from '../../src/events-service';
 

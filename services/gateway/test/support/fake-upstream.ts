@@ -1,7 +1,7 @@
 import express from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createLogger, errorMiddleware, identityOf, listen, requireIdentity, verifySignedBody, type RunningServer } from '@mailer/shared';
-import { TEST_SIGNING_SECRET } from '@mailer/shared/testing';
+import { TEST_SIGNING_SECRET } from '@mailer/testing';
 
 export interface SeenRequest {
   method: string;

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { createLogger, redisReady } from '@mailer/shared';
-import { serviceTestEnv } from '@mailer/shared/testing';
+import { serviceTestEnv } from '@mailer/testing';
 import { loadGatewayConfig } from '../../src/config';
 import { startGatewayService } from '../../src/gateway-service';
 

@@ -1,5 +1,5 @@
 import { IDENTITY_HEADER } from '@mailer/shared';
-import { signedIdentityFor } from '@mailer/shared/testing';
+import { signedIdentityFor } from '@mailer/testing';
 
 /**
  * A sign-in as the account app makes it: a signed `POST /internal/v1/users/verify` on the gateway's

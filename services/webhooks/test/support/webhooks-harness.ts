@@ -1,5 +1,5 @@
 import { createLogger, IDENTITY_HEADER, type ConsumeOutcome } from '@mailer/shared';
-import { serviceTestEnv, signedIdentityFor, waitFor } from '@mailer/shared/testing';
+import { serviceTestEnv, signedIdentityFor, waitFor } from '@mailer/testing';
 import { loadWebhooksConfig } from '../../src/config';
 import { startWebhooksService } from '../../src/webhooks-service';
 

@@ -1,4 +1,4 @@
-import { removeNamespacedTopology } from '../messaging/remove-topology';
+import { removeNamespacedTopology } from '@mailer/shared';
 
 /**
  * Broker namespaces a test file created. Jest gives every test file its own module registry, so

@@ -1,5 +1,5 @@
 import amqp from 'amqplib';
-import { startPrivateRabbitMq, type PrivateServer } from '@mailer/shared/testing';
+import { startPrivateRabbitMq, type PrivateServer } from '@mailer/testing';
 
 describe('private RabbitMQ (fault toolkit)', () => {
   let server: PrivateServer;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { dropTestDatabase } from '../db/ensure-database';
+import { dropTestDatabase } from '@mailer/shared';
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import { startSmtpSink, type SmtpSink } from '@mailer/shared/testing';
+import { startSmtpSink, type SmtpSink } from '@mailer/testing';
 
 const send = (sink: SmtpSink, to: string, timeouts: { socketTimeout?: number } = {}) => {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sink.port, secure: false, ignoreTLS: true, ...timeouts });

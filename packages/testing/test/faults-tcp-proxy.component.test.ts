@@ -1,5 +1,5 @@
 import net, { type AddressInfo, type Server, type Socket } from 'node:net';
-import { startTcpProxy, type TcpProxy } from '@mailer/shared/testing';
+import { startTcpProxy, type TcpProxy } from '@mailer/testing';
 
 /** Echoes every byte back: what arrives at the client proves what the proxy forwarded both ways. */
 async function startEcho(): Promise<{ server: Server; port: number }> {

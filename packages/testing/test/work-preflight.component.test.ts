@@ -1,4 +1,4 @@
-import { checkServersTakeWork, startTcpProxy, testServers, type TcpProxy } from '@mailer/shared/testing';
+import { checkServersTakeWork, startTcpProxy, testServers, type TcpProxy } from '@mailer/testing';
 
 /** The same URL, reached through a local proxy (a broker or database that answers but hangs). */
 function through(proxy: TcpProxy, url: string): string {

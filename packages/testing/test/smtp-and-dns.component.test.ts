@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import nodemailer from 'nodemailer';
-import { startDnsTestServer, startSmtpSink, type DnsTestServer, type SmtpSink } from '@mailer/shared/testing';
+import { startDnsTestServer, startSmtpSink, type DnsTestServer, type SmtpSink } from '@mailer/testing';
 
 describe('SMTP sink', () => {
   let sink: SmtpSink;

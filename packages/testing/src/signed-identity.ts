@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signIdentity } from '../internal-auth/identity-signature';
+import { signIdentity } from '@mailer/shared';
 import { TEST_SIGNING_SECRET } from './service-test-env';
 
 /**

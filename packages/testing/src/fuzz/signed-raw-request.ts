@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { IDENTITY_HEADER, signIdentity } from '../../internal-auth/identity-signature';
+import { IDENTITY_HEADER, signIdentity } from '@mailer/shared';
 import { TEST_SIGNING_SECRET } from '../service-test-env';
 
 export interface RawResponse {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool } from '../db/pool';
-import type { WakeableLoop } from '../lifecycle/wakeable-loop';
+import type { Pool, WakeableLoop } from '@mailer/shared';
 import { waitFor } from './wait-for';
 
 /**

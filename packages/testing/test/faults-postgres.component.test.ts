@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import pg from 'pg';
-import { isDependencyUnavailable } from '../src/errors/unavailable';
-import { startPrivatePostgres, type PrivateServer } from '@mailer/shared/testing';
+import { isDependencyUnavailable } from '@mailer/shared';
+import { startPrivatePostgres, type PrivateServer } from '@mailer/testing';
 
 const connect = async (url: string, queryTimeoutMs?: number) => {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000, query_timeout: queryTimeoutMs });

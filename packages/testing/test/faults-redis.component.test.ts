@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { startPrivateRedis, waitFor, type PrivateServer } from '@mailer/shared/testing';
+import { startPrivateRedis, waitFor, type PrivateServer } from '@mailer/testing';
 
 describe('private Redis (fault toolkit)', () => {
   let server: PrivateServer;

@@ -1,4 +1,4 @@
-import type { Pool } from '../db/pool';
+import type { Pool } from '@mailer/shared';
 
 type Method = (...args: unknown[]) => unknown;
 

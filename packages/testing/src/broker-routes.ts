@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import amqp from 'amqplib';
-import { EXCHANGE } from '../messaging/topology';
+import { EXCHANGE } from '@mailer/shared';
 import { testServers } from './test-environment';
 
 /**

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { dropTestDatabase } from '../db/ensure-database';
+import { dropTestDatabase } from '@mailer/shared';
 import { forgetRun, markRunAlive, removeLeftoverRuns } from './leftover-runs';
 import { LOCAL_SERVERS, probeLocalServers } from './local-servers';
 import { startContainers, type StartedContainers } from './test-containers';
