@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Browser } from 'playwright-core';
 import { createLogger } from '@mailer/shared';
-import { launchChromium } from '@mailer/testing/browser';
 import { createCampaign } from '../../services/campaigns/src/domain/sending/compose-campaign';
 import { importWorkflows } from '../../services/automation/src/domain/workflows/import-workflows';
 import { APP_ROUTE_TABLE, type AppRouteRow } from './app-authorization-table';
-import { aUserOf, phoneContext, signIn } from './support/app-browser';
-import { startProduct, type Product } from './stack-harness';
+import { aUserOf, phoneContext, productWithBrowser, signIn } from './support/app-browser';
+import type { Product } from './stack-harness';
 
 /** The authorization matrix for the account app's routes (the table in app-authorization-table.ts). */
 describe('authorization matrix: the account app, every route aimed at another account\'s rows', () => {
@@ -17,12 +16,14 @@ describe('authorization matrix: the account app, every route aimed at another ac
   let ids: Record<'workflow' | 'campaign' | 'contact' | 'step', string>;
   let accountA: number;
 
+  productWithBrowser(
+    { logger: (service) => createLogger(service, { level: 'silent' }), gatewayEnv: { RATE_LIMIT_IP_PER_MIN: '1000000' } },
+    (started, chromium) => {
+      product = started;
+      browser = chromium;
+    },
+  );
   beforeAll(async () => {
-    product = await startProduct({
-      logger: (service) => createLogger(service, { level: 'silent' }),
-      gatewayEnv: { RATE_LIMIT_IP_PER_MIN: '1000000' },
-    });
-    browser = await launchChromium();
     const a = await product.anAccountWithKey();
     const contact = await product.api(a.key, 'POST', '/contacts', { email: `${marker}@example.test`, subscribed: true });
     const [workflow] = await importWorkflows(product.automation.workflowWrites, a.accountId, {
@@ -33,10 +34,6 @@ describe('authorization matrix: the account app, every route aimed at another ac
     const campaign = await createCampaign(product.campaigns.pool, a.accountId, { name: `Launch ${marker}`, title: 'Private', html: '<p>Hi</p>' });
     ids = { workflow: String(workflow!.id), campaign: String(campaign.id), contact: String((contact.body!.data as { id: number }).id), step: 'hello' };
     accountA = a.accountId;
-  }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
   });
 
   const pathOf = (row: AppRouteRow) => row.path.replace(/\{(workflow|campaign|contact|step)\}/g, (_all, name: keyof typeof ids) => ids[name]);

@@ -1,8 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { freePort } from '@mailer/testing';
-import { launchChromium } from '@mailer/testing/browser';
 import { APP_PASSWORD, aUserOf, checkPage, phoneContext, signIn, productWithBrowser } from './support/app-browser';
-import { startProduct, type Product } from './stack-harness';
+import type { Product } from './stack-harness';
 
 const NEW_PASSWORD = 'a password from the emailed link';
 
@@ -205,15 +204,14 @@ describe('account app: password reset where no email can be sent', () => {
   let product: Product;
   let browser: Browser;
 
-  beforeAll(async () => {
-    // SMTP_URL names a port nothing listens on: the deployment cannot send email.
-    product = await startProduct({ env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}` }, gatewayEnv: { RATE_LIMIT_IP_PER_MIN: '100000' } });
-    browser = await launchChromium();
-  }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-  });
+  // SMTP_URL names a port nothing listens on: the deployment cannot send email.
+  productWithBrowser(
+    async () => ({ env: { SMTP_URL: `smtp://127.0.0.1:${await freePort()}` }, gatewayEnv: { RATE_LIMIT_IP_PER_MIN: '100000' } }),
+    (started, chromium) => {
+      product = started;
+      browser = chromium;
+    },
+  );
 
   it('sends people to the operator instead of promising an email, and makes no token', async () => {
     const { accountId } = await product.anAccountWithKey();

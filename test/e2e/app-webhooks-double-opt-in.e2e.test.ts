@@ -1,10 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@mailer/testing';
-import { launchChromium } from '@mailer/testing/browser';
 import { startWebhookReceiver, type WebhookReceiver } from '../../services/webhooks/test/support/webhook-receiver';
-import { aUserOf, checkPage, phoneContext, signIn } from './support/app-browser';
-import { startProduct, type Product } from './stack-harness';
+import { aUserOf, checkPage, phoneContext, productWithBrowser, signIn } from './support/app-browser';
+import type { Product } from './stack-harness';
 
 /** Settings → Webhooks and Settings → Double opt-in in the browser, on the real stack (issue #22). */
 describe('account app: webhooks and double opt-in in the browser (issue #22)', () => {
@@ -12,19 +11,23 @@ describe('account app: webhooks and double opt-in in the browser (issue #22)', (
   let browser: Browser;
   let receiver: WebhookReceiver;
 
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    product = await startProduct({
+  productWithBrowser(
+    {
       gatewayEnv: { RATE_LIMIT_IP_PER_MIN: '100000' },
       // The receiver listens on 127.0.0.1: this stack's operator allows that one address (any other
       // private address is still refused). Retries in milliseconds, so "failing" comes in a second.
       webhooksEnv: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '100ms,200ms', WEBHOOK_POLL_MS: '50' },
-    });
-    browser = await launchChromium();
-  }, 90_000);
+    },
+    (started, chromium) => {
+      product = started;
+      browser = chromium;
+    },
+  );
+  // Declared after the product's hooks, so it is closed after the product has stopped.
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
     await receiver?.close();
   });
 

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createLogger } from '@mailer/shared';
 import { waitFor } from '@mailer/testing';
-import { launchChromium } from '@mailer/testing/browser';
-import { aUserOf, checkPage, phoneContext, signIn } from './support/app-browser';
-import { startProduct, type Product } from './stack-harness';
+import { aUserOf, checkPage, phoneContext, productWithBrowser, signIn } from './support/app-browser';
+import type { Product } from './stack-harness';
 
 /**
  * The account app's Workflows, Activity and Campaigns sections in Chromium at 390 px, on the real
@@ -22,17 +21,16 @@ describe('account app: workflows, activity and campaigns', () => {
   let browser: Browser;
   const run = randomBytes(3).toString('hex');
 
-  beforeAll(async () => {
-    product = await startProduct({
+  productWithBrowser(
+    {
       logger: (service) => createLogger(service, { level: (process.env.E2E_LOG as 'warn' | undefined) ?? 'silent' }),
       gatewayEnv: { RATE_LIMIT_IP_PER_MIN: '1000000', RATE_LIMIT_KEY_PER_MIN: '1000000', RATE_LIMIT_KEY_PER_HOUR: '10000000' },
-    });
-    browser = await launchChromium();
-  }, 90_000);
-  afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-  });
+    },
+    (started, chromium) => {
+      product = started;
+      browser = chromium;
+    },
+  );
 
   const sinkTo = (address: string) => product.smtp.messages.filter((message) => message.to.includes(address));
   const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();

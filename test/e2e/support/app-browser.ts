@@ -44,13 +44,17 @@ export async function checkPage(page: Page, name: string): Promise<void> {
 
 /**
  * A product and one Chromium for a file (or describe block) of app browser tests, started before
- * its tests and stopped after them; `ready` hands both to the block's own variables.
+ * its tests and stopped after them; `ready` hands both to the block's own variables. `options` may
+ * be a function for options known only at start (a free port).
  */
-export function productWithBrowser(options: ProductOptions, ready: (product: Product, browser: Browser) => void): void {
+export function productWithBrowser(
+  options: ProductOptions | (() => Promise<ProductOptions>),
+  ready: (product: Product, browser: Browser) => void,
+): void {
   let product: Product | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    product = await startProduct(options);
+    product = await startProduct(typeof options === 'function' ? await options() : options);
     browser = await launchChromium();
     ready(product, browser);
   }, 90_000);

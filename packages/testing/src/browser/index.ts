@@ -13,7 +13,7 @@ export const launchChromium = (): Promise<Browser> =>
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
 
-const ROOT = path.resolve(__dirname, '..', '..', '..', '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
 /** Where browser tests keep screenshots: test-output/<area>/ at the repository root (git-ignored, kept by CI). */
 export async function screenshotPath(area: string, file: string): Promise<string> {
