@@ -9,6 +9,7 @@ export * from './metrics-scrape';
 export * from './faults';
 export * from './fuzz';
 export * from './namespace-registry';
+export * from './leftover-runs';
 export * from './work-preflight';
 export * from './broker-routes';
 export * from './counting-pool';
