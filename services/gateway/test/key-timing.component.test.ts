@@ -39,6 +39,8 @@ describe('timing attack on API key ids (issue 18)', () => {
     }
     // Both are held to the same floor (AUTH_FAILURE_MIN_MS, 25 ms), which is far above the look-up's cost.
     expect(Math.min(...real, ...unknown)).toBeGreaterThanOrEqual(24);
-    expect(Math.abs(median(real) - median(unknown))).toBeLessThan(5);
+    // Each pair ran back to back, so the median of their differences is not moved by the machine
+    // slowing down between pairs (a shared, loaded machine), only by what tells the two keys apart.
+    expect(Math.abs(median(real.map((time, index) => time - unknown[index]!)))).toBeLessThan(5);
   });
 });
