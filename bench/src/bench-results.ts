@@ -3,10 +3,10 @@ import type { CampaignSendResult } from './campaign-send';
 import type { SettleWait } from './broker-quiet';
 import type { ClosedLoopResult } from './closed-loop';
 import type { DeadWebhookResult } from './dead-webhook';
-import type { EventToEmailResult } from './event-to-email';
+import type { EmailRateResult } from './email-rates';
 import type { HalfLoadResult } from './open-loop-at-half';
 
-export type ClosedLoopScenario = 'baselineA' | 'getContact' | 'createContact' | 'ingestEvent';
+export type ClosedLoopScenario = 'baselineA' | 'baselineA2' | 'getContact' | 'createContact' | 'baselineE' | 'baselineE2' | 'ingestEvent';
 
 /** Everything one run measured, as written to bench/results/<timestamp>.json. */
 export interface BenchResults {
@@ -14,9 +14,10 @@ export interface BenchResults {
   closedLoop: Record<ClosedLoopScenario, ClosedLoopResult[]>;
   /** The median of the rounds' req/s per scenario. */
   medianReqPerS: Record<ClosedLoopScenario, number>;
-  /** Each at half its closed loop's throughput, with the same loop against baseline A. */
-  openLoop: { getContact: HalfLoadResult; ingestEvent: HalfLoadResult };
-  eventToEmail: EventToEmailResult[];
+  /** Each at half its fair baseline's (A2's, E2's) throughput, with the same loop against that baseline and baseline A. */
+  openLoop: { getContact: HalfLoadResult<'getContact'>; ingestEvent: HalfLoadResult<'ingestEvent'> };
+  /** Each rate of event -> email, with baseline Q (one broker hop and SMTP) measured right after at that rate. */
+  eventToEmail: EmailRateResult[];
   /** Issue #22: event -> email with no webhook endpoint, then with one that never answers. */
   deadWebhook: DeadWebhookResult;
   backlog: { automation: DrainResult; baselineB: DrainResult };

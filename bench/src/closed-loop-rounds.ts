@@ -5,19 +5,14 @@ import { runClosedLoop, type ClosedLoopResult } from './closed-loop';
 import type { Targets } from './load-targets';
 import { median } from './percentile';
 
-/** The order of one round: the baseline is measured right before the scenarios it is compared with. */
-const ORDER: Array<[ClosedLoopScenario, keyof Targets]> = [
-  ['baselineA', 'baselineA'],
-  ['getContact', 'getContact'],
-  ['createContact', 'createContact'],
-  ['ingestEvent', 'ingestEvent'],
-];
+/** The order of one round: each baseline is measured right before the scenarios it is compared with. */
+const ORDER: ClosedLoopScenario[] = ['baselineA', 'baselineA2', 'getContact', 'createContact', 'baselineE', 'baselineE2', 'ingestEvent'];
 
 /**
  * A short unrecorded warm-up of every target (JIT, pools, the DNS cache), then BENCH_ROUNDS rounds
- * of A, GET, POST, EVENTS interleaved, so slow drift of a shared machine hits all of them alike.
- * Each starts once the broker is quiet, so no scenario pays for the queued work of the one before.
- * `only` keeps baseline A and the scenarios named (bench:focus); the others are reported empty.
+ * of A, A2, GET, POST, E, E2, EVENTS interleaved, so slow drift of a shared machine hits all of
+ * them alike. Each starts once the broker is quiet, so no scenario pays for the queued work of the
+ * one before. `only` keeps the scenarios and baselines named (bench:focus); the others are reported empty.
  */
 export async function runClosedLoopRounds(
   config: BenchConfig,
@@ -27,8 +22,8 @@ export async function runClosedLoopRounds(
   only?: readonly ClosedLoopScenario[],
 ) {
   const log = (text: string) => process.stderr.write(`${text}\n`);
-  const order = only ? ORDER.filter(([scenario]) => scenario === 'baselineA' || only.includes(scenario)) : ORDER;
-  for (const [, key] of order) {
+  const order = only ? ORDER.filter((scenario) => only.includes(scenario)) : ORDER;
+  for (const key of order) {
     await settler.before(`warm-up ${targets[key].name}`);
     await runClosedLoop(targets[key], {
       connections: config.connections,
@@ -37,16 +32,11 @@ export async function runClosedLoopRounds(
       drained: settler.drained,
     });
   }
-  const closedLoop: Record<ClosedLoopScenario, ClosedLoopResult[]> = {
-    baselineA: [],
-    getContact: [],
-    createContact: [],
-    ingestEvent: [],
-  };
+  const closedLoop = Object.fromEntries(ORDER.map((scenario) => [scenario, []])) as unknown as Record<ClosedLoopScenario, ClosedLoopResult[]>;
   for (let round = 1; round <= config.rounds; round++) {
-    for (const [scenario, key] of order) {
-      await settler.before(`round ${round} ${targets[key].name}`);
-      const result = await runClosedLoop(targets[key], {
+    for (const scenario of order) {
+      await settler.before(`round ${round} ${targets[scenario].name}`);
+      const result = await runClosedLoop(targets[scenario], {
         connections: config.connections,
         seconds: config.secondsPerScenario,
         pids,
@@ -60,11 +50,6 @@ export async function runClosedLoopRounds(
   }
   const medianOf = (scenario: ClosedLoopScenario) =>
     Math.round(median(closedLoop[scenario].map((result) => result.reqPerS)));
-  const medianReqPerS: Record<ClosedLoopScenario, number> = {
-    baselineA: medianOf('baselineA'),
-    getContact: medianOf('getContact'),
-    createContact: medianOf('createContact'),
-    ingestEvent: medianOf('ingestEvent'),
-  };
+  const medianReqPerS = Object.fromEntries(ORDER.map((scenario) => [scenario, medianOf(scenario)])) as Record<ClosedLoopScenario, number>;
   return { closedLoop, medianReqPerS };
 }

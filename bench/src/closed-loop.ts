@@ -13,6 +13,8 @@ export interface LoadTarget {
   name: string;
   baseUrl: string;
   next: () => HttpRequestSpec;
+  /** Clears what a run against this target leaves behind (baseline E's queue), after the run's figures are taken. */
+  afterRun?: () => Promise<void>;
 }
 
 export interface ClosedLoopResult {
@@ -55,6 +57,7 @@ export async function runClosedLoop(
   const requests = result['2xx'] + result.non2xx;
   const asyncDrainMs = await options.drained();
   const after = cpuSnapshot(options.pids);
+  await target.afterRun?.();
   return {
     scenario: target.name,
     reqPerS: Math.round(requests / result.duration),

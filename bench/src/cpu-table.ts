@@ -1,5 +1,6 @@
 import type { BenchResults, ClosedLoopScenario } from './bench-results';
 import { median } from './percentile';
+import { isBaselineProcess } from './service-process';
 
 /**
  * CPU per request of each closed-loop scenario (median over the rounds), in µs: each process, the
@@ -20,7 +21,7 @@ export function cpuTable(results: BenchResults): Array<Record<string, string | n
     row['services'] = median(
       rounds.map((round) =>
         Object.entries(round.cpuMicrosPerRequest.processes)
-          .filter(([name]) => name !== 'baseline-a')
+          .filter(([name]) => !isBaselineProcess(name))
           .reduce((sum, [, micros]) => sum + micros, 0),
       ),
     );

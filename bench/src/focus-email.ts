@@ -1,6 +1,10 @@
 import type { FocusContext } from './focus-context';
+import { describeEmailChecks } from './baseline-ratios';
+import type { Cleanup } from './cleanup';
 import { cpuPerRequest, cpuSnapshot } from './cpu-meter';
+import { checkQueueFloor } from './email-rates';
 import { describeEventToEmail, measureEventToEmail, warmUpSignups } from './event-to-email';
+import { startQueueFloor } from './queue-floor';
 import { checkResponses } from './response-check';
 import { seedContacts } from './seed-contacts';
 import { forgetSinkMessages } from './sink-arrivals';
@@ -8,9 +12,10 @@ import { describeStages } from './stage-breakdown';
 
 /**
  * Event -> email at BENCH_FOCUS_EMAIL_RATE a second (100) for BENCH_EMAIL_SECONDS with its per-stage breakdown, on an
- * account holding the seeded contacts and after the same warm-up (`warmUpSignups`), as the full run does before its first rate.
+ * account holding the seeded contacts and after the same warm-up (`warmUpSignups`), as the full run does before its first rate;
+ * then baseline Q at that rate, and the rate's targets against it.
  */
-export async function focusEmail(options: FocusContext): Promise<string[]> {
+export async function focusEmail(options: FocusContext & { cleanup: Cleanup }): Promise<string[]> {
   const { config, stack, account, log } = options;
   const rate = config.focusEmailRatePerS;
   const common = {
@@ -43,5 +48,18 @@ export async function focusEmail(options: FocusContext): Promise<string[]> {
   log(describeEventToEmail(run));
   if (run.stages) log(describeStages(run.stages));
   log(`CPU µs/event: ${JSON.stringify(cpu)}`);
+  const floor = await startQueueFloor({
+    amqpUrl: config.amqpUrl,
+    namespace: stack.names.brokerNamespace,
+    sink: stack.sink,
+    smtpPoolSize: config.smtpPoolSize,
+    cleanup: options.cleanup,
+  });
+  const queueFloor = await floor.measure({
+    ratePerS: rate, seconds: config.emailSeconds, runId: stack.names.id, stragglerWaitMs: config.stragglerWaitMs, log, diskProbeDirectory: stack.diskProbe.directory,
+  });
+  forgetSinkMessages(stack.sink);
+  checkQueueFloor(problems, queueFloor);
+  log(describeEmailChecks({ ...run, queueFloor }));
   return problems;
 }

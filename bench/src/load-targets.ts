@@ -6,11 +6,28 @@ import { BENCH_DOMAIN } from './start-stack';
 /** An event name no workflow listens to: ingest is measured, not email. */
 export const UNMATCHED_EVENT = 'bench_page_view';
 
-export interface Targets {
+/** The stack's closed-loop scenarios and baseline A. */
+export interface ScenarioTargets {
   baselineA: LoadTarget;
   getContact: LoadTarget;
   createContact: LoadTarget;
   ingestEvent: LoadTarget;
+}
+
+/** Every closed-loop target of the full run: the scenarios and each one's fair baseline. */
+export interface Targets extends ScenarioTargets {
+  baselineA2: LoadTarget;
+  baselineE: LoadTarget;
+  baselineE2: LoadTarget;
+}
+
+/** Where the same-run baselines listen (closed-loop-baselines), and how E's queue is emptied after a run. */
+export interface BaselineUrls {
+  a: string;
+  a2: string;
+  e: string;
+  e2: string;
+  purgeIngress: () => Promise<void>;
 }
 
 /** The requests of each closed-loop scenario, each made fresh per call. */
@@ -21,7 +38,7 @@ export function loadTargets(options: {
   apiKey: string;
   runId: string;
   seeded: SeededContacts;
-}): Targets {
+}): ScenarioTargets {
   const { seeded } = options;
   const auth = { authorization: `Bearer ${options.apiKey}` };
   const json = { ...auth, 'content-type': 'application/json' };
@@ -69,5 +86,20 @@ export function loadTargets(options: {
         }),
       }),
     },
+  };
+}
+
+/**
+ * The scenarios' targets with A2, E and E2 added: A2 is sent A's requests, E and E2 the very
+ * requests of the stack's ingest (the same bytes in, their work aside); a run against E or E2 is
+ * followed by emptying E's queue.
+ */
+export function withFairBaselines(targets: ScenarioTargets, baselines: BaselineUrls): Targets {
+  const afterRun = baselines.purgeIngress;
+  return {
+    ...targets,
+    baselineA2: { name: 'baseline A2', baseUrl: baselines.a2, next: targets.baselineA.next },
+    baselineE: { name: 'baseline E', baseUrl: baselines.e, next: targets.ingestEvent.next, afterRun },
+    baselineE2: { name: 'baseline E2', baseUrl: baselines.e2, next: targets.ingestEvent.next, afterRun },
   };
 }

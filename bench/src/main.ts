@@ -2,25 +2,26 @@
 // baselines run on the same machine in the same run (README.md). Exits 0 when the run measured
 // something valid, whether or not the targets are met; non-zero when the run itself failed.
 import path from 'node:path';
-import { startBaselineA } from './baseline-a';
 import { loadBenchConfig } from './bench-config';
 import type { BenchResults } from './bench-results';
 import { measureBacklogDrain } from './backlog-drain';
 import { measureCampaignSend } from './campaign-send';
 import { brokerSettler } from './broker-quiet';
 import { Cleanup } from './cleanup';
+import { startClosedLoopBaselines } from './closed-loop-baselines';
 import { runClosedLoopRounds } from './closed-loop-rounds';
 import { describeRatios, describeVariant, describeVariantStages, measureDeadWebhook, type WebhookVariant } from './dead-webhook';
-import { describeEventToEmail, measureEventToEmail, warmUpSignups, type EventToEmailResult } from './event-to-email';
-import { loadTargets } from './load-targets';
+import { measureEmailRates } from './email-rates';
+import { warmUpSignups } from './event-to-email';
+import { loadTargets, withFairBaselines } from './load-targets';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
 import { openLoopAtHalf } from './open-loop-at-half';
 import { createBenchAccount } from './operator-setup';
 import { loadAverage, memoryMb } from './proc-stats';
+import { startQueueFloor } from './queue-floor';
 import { checkResponses } from './response-check';
 import { seedContacts } from './seed-contacts';
 import { forgetSinkMessages } from './sink-arrivals';
-import { describeStages } from './stage-breakdown';
 import { startStack } from './start-stack';
 import { writeReport } from './write-report';
 
@@ -48,19 +49,33 @@ async function main(): Promise<boolean> {
       `run ${runId}: account ${account.accountId}, ${seeded.count} contacts seeded in ${seeded.seconds.toFixed(1)} s`,
     );
 
-    const { url: baselineUrl, process: baselineA } = await startBaselineA(stack.env, seeded, cleanup);
-    idleRssMb['baseline-a'] = memoryMb(baselineA.pid, 'VmRSS');
-    const processes = [...stack.services, baselineA];
-    const pids = new Map(processes.map((service) => [service.name, service.pid]));
+    const baselines = await startClosedLoopBaselines({
+      env: stack.env,
+      seeded,
+      amqpUrl: config.amqpUrl,
+      brokerNamespace: stack.names.brokerNamespace,
+      cleanup,
+    });
+    const floor = await startQueueFloor({
+      amqpUrl: config.amqpUrl,
+      namespace: stack.names.brokerNamespace,
+      sink: stack.sink,
+      smtpPoolSize: config.smtpPoolSize,
+      cleanup,
+    });
+    for (const baseline of [...baselines.processes, floor.process]) idleRssMb[baseline.name] = memoryMb(baseline.pid, 'VmRSS');
+    // Q's consumer idles through the closed loops: its memory is reported, not its CPU per request.
+    const processes = [...stack.services, ...baselines.processes, floor.process];
+    const pids = new Map([...stack.services, ...baselines.processes].map((service) => [service.name, service.pid]));
 
-    const targets = loadTargets({
-      baselineUrl,
+    const targets = withFairBaselines(loadTargets({
+      baselineUrl: baselines.urls.a,
       apiUrl: stack.apiUrl,
       eventsUrl: stack.eventsUrl,
       apiKey: account.apiKey,
       runId,
       seeded,
-    });
+    }), baselines.urls);
     const problems: string[] = [];
     const settler = brokerSettler(config.amqpUrl, stack.names.brokerNamespace);
     const { closedLoop, medianReqPerS } = await runClosedLoopRounds(config, targets, pids, settler);
@@ -71,8 +86,8 @@ async function main(): Promise<boolean> {
 
     const diskProbeDirectory = stack.diskProbe.directory;
     const openLoop = { settler, seconds: config.openLoopSeconds, targets, problems, log, diskProbeDirectory };
-    const openGet = await openLoopAtHalf(openLoop, 'getContact', medianReqPerS.getContact);
-    const openEvents = await openLoopAtHalf(openLoop, 'ingestEvent', medianReqPerS.ingestEvent);
+    const openGet = await openLoopAtHalf(openLoop, 'getContact', medianReqPerS.baselineA2);
+    const openEvents = await openLoopAtHalf(openLoop, 'ingestEvent', medianReqPerS.baselineE2);
 
     // The closed and open loops sent events no workflow matches: the sign-up path (enrolment,
     // rendering, the SMTP pool's connections) runs here for the first time. The same load
@@ -89,32 +104,23 @@ async function main(): Promise<boolean> {
         diskProbeDirectory,
       }),
     );
-    const eventToEmail: EventToEmailResult[] = [];
-    for (const ratePerS of config.emailRates) {
-      forgetSinkMessages(stack.sink);
-      await settler.before(`event -> email at ${ratePerS}/s`);
-      const run = await measureEventToEmail({
+    const eventToEmail = await measureEmailRates({
+      rates: config.emailRates,
+      run: {
         sink: stack.sink,
         eventsUrl: stack.eventsUrl,
         apiKey: account.apiKey,
         runId,
-        ratePerS,
         seconds: config.emailSeconds,
         stragglerWaitMs: config.stragglerWaitMs,
         stages: { env: stack.env, accountId: account.accountId },
         diskProbeDirectory,
-      });
-      checkResponses(
-        problems,
-        `event -> email at ${ratePerS}/s (ingest)`,
-        run.events - run.errors,
-        run.non2xx,
-        run.errors,
-      );
-      eventToEmail.push(run);
-      log(describeEventToEmail(run));
-      if (run.stages) log(describeStages(run.stages));
-    }
+      },
+      floor,
+      settler,
+      problems,
+      log,
+    });
 
     // Issue #22: the same scenario at 100/s with no endpoint, a live one and a dead one, in rounds.
     const deadWebhook = await measureDeadWebhook({

@@ -1,3 +1,4 @@
+import amqp from 'amqplib';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { removeNamespacedTopology } from '@mailer/shared';
@@ -55,5 +56,30 @@ export async function deleteRunRedisKeys(redisUrl: string, keyPrefix: string): P
   }
 }
 
-export const removeRunBrokerTopology = (amqpUrl: string, namespace: string) =>
-  removeNamespacedTopology(amqpUrl, namespace);
+/** The quorum queues the same-run baselines declare in the run's namespace: E's ingress, Q's floor. */
+export const BASELINE_QUEUES = { ingress: 'baseline-e', queueFloor: 'baseline-q' } as const;
+export const baselineQueueName = (namespace: string, queue: keyof typeof BASELINE_QUEUES) => namespace + BASELINE_QUEUES[queue];
+
+/** Deletes the baselines' queues of a namespace, side by side (a quorum queue's deletion waits for its Raft group). */
+async function removeBaselineQueues(amqpUrl: string, namespace: string): Promise<void> {
+  if (!namespace.startsWith('bench')) throw new Error(`refusing to delete baseline queues in namespace "${namespace}"`);
+  const connection = await amqp.connect(amqpUrl);
+  try {
+    await Promise.all(
+      (Object.keys(BASELINE_QUEUES) as Array<keyof typeof BASELINE_QUEUES>).map(async (queue) => {
+        const channel = await connection.createChannel();
+        await channel.deleteQueue(baselineQueueName(namespace, queue));
+        await channel.close();
+      }),
+    );
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The run's exchanges and queues, the baselines' queues included; one failing never skips the other. */
+export async function removeRunBrokerTopology(amqpUrl: string, namespace: string): Promise<void> {
+  const outcomes = await Promise.allSettled([removeNamespacedTopology(amqpUrl, namespace), removeBaselineQueues(amqpUrl, namespace)]);
+  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+}

@@ -2,12 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import readline from 'node:readline';
 
-/** One child process the benchmark started (a service or baseline A), measured through its pid. */
+/** One child process the benchmark started (a service or a baseline), measured through its pid. */
 export interface ServiceProcess {
   name: string;
   pid: number;
   stop(): Promise<void>;
 }
+
+/** The same-run baselines' processes are named `baseline-<letter>`: no service target applies to them. */
+export const isBaselineProcess = (name: string) => name.startsWith('baseline-');
 
 const READY_TIMEOUT_MS = 60_000;
 /** The line service-instances prints once all its workers listen. */
