@@ -1,7 +1,8 @@
 import type { BenchConfig } from './bench-config';
 import type { BrokerSettler } from './broker-quiet';
 import type { ClosedLoopScenario } from './bench-results';
-import { runClosedLoop, type ClosedLoopResult } from './closed-loop';
+import type { ClosedLoopResult } from './closed-loop';
+import { runInterleavedRounds } from './interleaved-rounds';
 import type { Targets } from './load-targets';
 import { median } from './percentile';
 
@@ -23,31 +24,8 @@ export async function runClosedLoopRounds(
 ) {
   const log = (text: string) => process.stderr.write(`${text}\n`);
   const order = only ? ORDER.filter((scenario) => only.includes(scenario)) : ORDER;
-  for (const key of order) {
-    await settler.before(`warm-up ${targets[key].name}`);
-    await runClosedLoop(targets[key], {
-      connections: config.connections,
-      seconds: config.warmupSeconds,
-      pids,
-      drained: settler.drained,
-    });
-  }
-  const closedLoop = Object.fromEntries(ORDER.map((scenario) => [scenario, []])) as unknown as Record<ClosedLoopScenario, ClosedLoopResult[]>;
-  for (let round = 1; round <= config.rounds; round++) {
-    for (const scenario of order) {
-      await settler.before(`round ${round} ${targets[scenario].name}`);
-      const result = await runClosedLoop(targets[scenario], {
-        connections: config.connections,
-        seconds: config.secondsPerScenario,
-        pids,
-        drained: settler.drained,
-      });
-      closedLoop[scenario].push(result);
-      log(
-        `round ${round}: ${result.scenario}: ${result.reqPerS} req/s, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, errors ${result.errors}, queued work done ${result.asyncDrainMs} ms later`,
-      );
-    }
-  }
+  const rounds = await runInterleavedRounds(config, order.map((scenario) => targets[scenario]), pids, settler, log);
+  const closedLoop = Object.fromEntries(ORDER.map((scenario) => [scenario, rounds[order.indexOf(scenario)] ?? []])) as Record<ClosedLoopScenario, ClosedLoopResult[]>;
   const medianOf = (scenario: ClosedLoopScenario) =>
     Math.round(median(closedLoop[scenario].map((result) => result.reqPerS)));
   const medianReqPerS = Object.fromEntries(ORDER.map((scenario) => [scenario, medianOf(scenario)])) as Record<ClosedLoopScenario, number>;

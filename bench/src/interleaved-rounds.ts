@@ -27,7 +27,7 @@ export async function runInterleavedRounds(
       const result = await run(target, config.secondsPerScenario);
       rounds[index]!.push(result);
       log(
-        `round ${round}: ${result.scenario}: ${result.reqPerS} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+        `round ${round}: ${result.scenario}: ${result.reqPerS} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, non-2xx ${result.non2xx}, errors ${result.errors}, queued work done ${result.asyncDrainMs} ms later`,
       );
     }
   }
