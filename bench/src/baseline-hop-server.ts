@@ -4,12 +4,7 @@
 // no signing, no validation: the gateway's proxy hop without the gateway's work.
 import http from 'node:http';
 import { Pool } from 'undici';
-
-const required = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required`);
-  return value;
-};
+import { reportOnce, required } from './baseline-process';
 
 const TIMEOUT_MS = 30_000;
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the host: each hop states its own. */
@@ -30,14 +25,6 @@ function endToEnd(headers: http.IncomingHttpHeaders): Record<string, string | st
     if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
   }
   return out;
-}
-
-// Each distinct failure once on stderr: the benchmark flags the 502s, this says why.
-const reported = new Set<string>();
-function reportOnce(message: string): void {
-  if (reported.has(message)) return;
-  reported.add(message);
-  process.stderr.write(`${message}\n`);
 }
 
 const hasBody = (req: http.IncomingMessage) => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;

@@ -5,42 +5,24 @@
 // no validation, no idempotency: the events service's broker hop without the service's work.
 import http from 'node:http';
 import amqp, { type ConfirmChannel } from 'amqplib';
-
-const required = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required`);
-  return value;
-};
+import { reportOnce, required, sendJson } from './baseline-process';
 
 const queue = required('INGRESS_QUEUE');
 const ACCEPTED = JSON.stringify({ data: { status: 'accepted' } });
 let channel: ConfirmChannel | undefined;
 let stopping = false;
 
-// Each distinct failure once on stderr: the benchmark flags the 500s, this says why.
-const reported = new Set<string>();
-function reportOnce(message: string): void {
-  if (reported.has(message)) return;
-  reported.add(message);
-  process.stderr.write(`${message}\n`);
-}
-
-function send(res: http.ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
 function publish(res: http.ServerResponse, body: Buffer): void {
-  if (!channel) return send(res, 503, '{"error":"not connected"}');
+  if (!channel) return sendJson(res, 503, '{"error":"not connected"}');
   channel.sendToQueue(queue, body, { persistent: true, contentType: 'application/json' }, (error: unknown) => {
-    if (!error) return send(res, 202, ACCEPTED);
+    if (!error) return sendJson(res, 202, ACCEPTED);
     reportOnce(`publish not confirmed: ${String(error)}`);
-    send(res, 500, '{"error":"not confirmed"}');
+    sendJson(res, 500, '{"error":"not confirmed"}');
   });
 }
 
 const server = http.createServer((req, res) => {
-  if (req.url === '/readyz') return send(res, channel ? 200 : 503, channel ? '{"status":"ready"}' : '{"status":"starting"}');
+  if (req.url === '/readyz') return sendJson(res, channel ? 200 : 503, channel ? '{"status":"ready"}' : '{"status":"starting"}');
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => publish(res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));

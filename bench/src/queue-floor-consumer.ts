@@ -5,12 +5,7 @@
 import http from 'node:http';
 import amqp, { type Channel, type ConsumeMessage } from 'amqplib';
 import nodemailer from 'nodemailer';
-
-const required = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required`);
-  return value;
-};
+import { reportOnce, required } from './baseline-process';
 
 /** What the bench's publisher puts in each message. */
 interface FloorSignup {
@@ -31,14 +26,6 @@ const transport = nodemailer.createTransport({
 });
 let consuming = false;
 let stopping = false;
-
-// Each distinct failure once on stderr: the benchmark counts the missing emails, this says why.
-const reported = new Set<string>();
-function reportOnce(message: string): void {
-  if (reported.has(message)) return;
-  reported.add(message);
-  process.stderr.write(`${message}\n`);
-}
 
 function sendWelcome({ email, firstName, id }: FloorSignup) {
   const link = `http://127.0.0.1/unsubscribe/${id}`;
