@@ -7,16 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const BASE_IMAGE = 'node:20.20-bookworm-slim';
-/** The ports each image exposes; the first answers the health check. */
-const PORTS = {
-  gateway: [3000, 3001, 3002],
-  contacts: [3010],
-  campaigns: [3020],
-  events: [3030],
-  automation: [3040],
-  web: [3050],
-  webhooks: [3060],
-};
+/** The ports each image exposes, the first answering the health check (the deploy tests read the same file). */
+const PORTS = JSON.parse(readFileSync(path.join(root, 'scripts', 'service-ports.json'), 'utf8'));
 /** The variable that sets the health-checked port, where it is not PORT. */
 const PORT_VARIABLE = { gateway: 'GATEWAY_PORT' };
 const nodeFlags = JSON.parse(readFileSync(path.join(root, 'scripts', 'node-flags.json'), 'utf8'));
@@ -24,7 +16,7 @@ const nodeFlags = JSON.parse(readFileSync(path.join(root, 'scripts', 'node-flags
 /** The Dockerfile of one service, as the template makes it. */
 export function dockerfileOf(service) {
   const ports = PORTS[service];
-  if (!ports) throw new Error(`scripts/dockerfiles.mjs names no ports for ${service}`);
+  if (!ports) throw new Error(`scripts/service-ports.json names no ports for ${service}`);
   const flags = nodeFlags[service];
   if (!flags) throw new Error(`scripts/node-flags.json names no flags for ${service}`);
   const workspace = `services/${service}`;

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 /**
  * What every deployment of the services must provide, whatever the platform (compose,
  * Kubernetes): the port each listens on and the variables it cannot run well without. A
@@ -12,15 +15,10 @@ const DATABASE: EnvRequirement = ['DATABASE_URL', 'POSTGRES_URL'];
 /** The signing key, given directly or as a file (Docker and Kubernetes secrets). */
 const SIGNING_SECRET: EnvRequirement = ['INTERNAL_SIGNING_SECRET', 'INTERNAL_SIGNING_SECRET_FILE'];
 
-export const SERVICE_PORTS: Record<Service, readonly number[]> = {
-  gateway: [3000, 3001, 3002],
-  contacts: [3010],
-  campaigns: [3020],
-  events: [3030],
-  automation: [3040],
-  web: [3050],
-  webhooks: [3060],
-};
+/** Where each service listens, the gateway's public listeners first: the one list the Dockerfiles are made from too. */
+export const SERVICE_PORTS = JSON.parse(
+  readFileSync(path.resolve(__dirname, '../../scripts/service-ports.json'), 'utf8'),
+) as Record<Service, readonly number[]>;
 
 export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
   gateway: [

@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { waitFor } from '@mailer/testing';
-import { brokerProbe } from './support/broker-probe';
-import { newAccountId, startContactsForTest, uniqueEmail, type ContactsTestService } from './support/contacts-test-service';
+import { contactsWithEnrichedProbe, type BrokerProbe } from './support/contacts-with-enriched-probe';
+import { newAccountId, uniqueEmail, type ContactsTestService } from './support/contacts-test-service';
 
 let service: ContactsTestService;
-let probe: Awaited<ReturnType<typeof brokerProbe>>;
-beforeAll(async () => {
-  service = await startContactsForTest();
-  probe = await brokerProbe(service.config.BROKER_NAMESPACE, ['product_event.enriched.v1.*']);
-});
-afterAll(async () => {
-  await probe.close();
-  await service.stop();
+let probe: BrokerProbe;
+contactsWithEnrichedProbe((started, watching) => {
+  service = started;
+  probe = watching;
 });
 
 const now = () => new Date().toISOString();
