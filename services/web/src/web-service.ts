@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, stopInOrder } from '@mailer/shared';
+import { createMetricsRegistry, createPool, listen, logStarted, migrateDatabase, SignedClient, stopInOrder } from '@mailer/shared';
 import type { WebConfig } from './config';
 import { AccountFiguresClient } from './data-access/account-figures.client';
 import { AutomationClient } from './data-access/automation.client';
@@ -8,7 +8,6 @@ import { ContactsClient } from './data-access/contacts.client';
 import { GatewayClient } from './data-access/gateway.client';
 import { PasswordResetClient } from './data-access/password-reset.client';
 import { DoubleOptInClient } from './data-access/double-opt-in.client';
-import { SignedClient } from './data-access/signed-client';
 import { WebhooksClient } from './data-access/webhooks.client';
 import { webDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { ImportWorker } from './domain/import-worker';

@@ -16,11 +16,16 @@ export const campaignContentSchema = z.object({
 });
 export type CampaignContent = z.infer<typeof campaignContentSchema>;
 
-/** Which contacts receive a campaign: subscribed, not bounced, not suppressed, optionally narrowed by tags. */
+/**
+ * Which contacts receive a campaign: subscribed, not bounced, not suppressed, narrowed by a segment
+ * (evaluated by contacts when the send starts) or else optionally by tags.
+ */
 export const campaignAudienceSchema = z.object({
   tags: z.array(z.string()),
-  /** `any`: at least one of `tags`; `all`: every one of them. Ignored when `tags` is empty. */
+  /** `any`: at least one of `tags`; `all`: every one of them. Ignored when `tags` is empty or a segment is set. */
   match: z.enum(['any', 'all']),
+  /** A segment of the contacts service; when set, the recipients are its members (tags are ignored). */
+  segment_id: z.number().int().positive().nullable().optional(),
 });
 export type CampaignAudience = z.infer<typeof campaignAudienceSchema>;
 
@@ -80,6 +85,8 @@ export const campaignProgressV1 = defineContract(
     failed: z.number().int().min(0),
     skipped: z.number().int().min(0),
     unsubscribes: z.number().int().min(0),
+    /** Of `failed`: refused by the recipient's server as a bounce. Optional: absent from older counts. */
+    bounced: z.number().int().min(0).optional(),
     /** Every recipient has a final outcome (sent, failed, skipped). */
     finished: z.boolean(),
     /** Set when the send cannot go on (e.g. the SMTP server refuses everything). */

@@ -47,6 +47,10 @@ export const QUEUES = {
    * accounts have none, and each fact routed here costs the broker and the webhooks service work).
    */
   webhooksFacts: { name: 'webhooks.facts', bindings: [] },
+  /** Tracking hits (opens, clicks), published by the events service: each consumer keeps its own record. */
+  automationEngagement: { name: 'automation.engagement', bindings: ['email.opened.v1', 'email.clicked.v1'] },
+  campaignsEngagement: { name: 'campaigns.engagement', bindings: ['email.opened.v1', 'email.clicked.v1'] },
+  contactsEngagement: { name: 'contacts.engagement', bindings: ['email.opened.v1', 'email.clicked.v1'] },
 } as const satisfies Record<string, QueueDefinition>;
 
 /** The facts `webhooks.facts` may be bound to; the webhooks service owns these bindings. */
@@ -58,6 +62,8 @@ export const WEBHOOK_FACT_TYPES = [
   'email.sent.v1',
   'campaign.sent.v1',
   'workflow.completed.v1',
+  'email.opened.v1',
+  'email.clicked.v1',
 ] as const;
 
 const staticallyBound = new Set<string>(Object.values(QUEUES).flatMap((queue): readonly string[] => queue.bindings));

@@ -1,4 +1,4 @@
-import { expectOk, type Caller, type SignedClient } from './signed-client';
+import { expectOk, type Caller, type SignedClient } from '@mailer/shared';
 
 /** One entry of a contact's or the account's history, as automation records it. */
 export interface HistoryEntry {

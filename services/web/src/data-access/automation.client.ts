@@ -1,4 +1,4 @@
-import { expectOk, type Caller, type SignedClient } from './signed-client';
+import { expectOk, type Caller, type SignedClient } from '@mailer/shared';
 
 /** A workflow as the workflow file format holds it (automation validates it; the app only edits it). */
 export interface WorkflowDocument {

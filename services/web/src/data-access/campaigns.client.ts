@@ -1,6 +1,5 @@
-import { AppError, CommonErrorCodes } from '@mailer/shared';
+import { AppError, type Caller, CommonErrorCodes, expectOk, type SignedClient } from '@mailer/shared';
 import type { Refused } from './automation.client';
-import { expectOk, type Caller, type SignedClient } from './signed-client';
 
 export type CampaignStatus = 'draft' | 'approved' | 'scheduled' | 'sending' | 'sent' | 'failed';
 

@@ -1,5 +1,4 @@
-import { AppError, CommonErrorCodes } from '@mailer/shared';
-import { expectOk, type Caller, type SignedClient } from './signed-client';
+import { AppError, type Caller, CommonErrorCodes, expectOk, type SignedClient } from '@mailer/shared';
 
 /** A contact as the contacts service's API describes one. */
 export interface Contact {

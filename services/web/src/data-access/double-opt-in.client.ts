@@ -1,5 +1,5 @@
 import type { Refused } from './automation.client';
-import { expectOk, type Caller, type SignedClient } from './signed-client';
+import { expectOk, type Caller, type SignedClient } from '@mailer/shared';
 
 /** The confirmation email an account sends a pending contact. */
 export interface ConfirmationTemplate {

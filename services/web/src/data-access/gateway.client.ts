@@ -1,5 +1,4 @@
-import { AppError, CommonErrorCodes } from '@mailer/shared';
-import { expectOk, type Caller, type SignedClient } from './signed-client';
+import { AppError, type Caller, CommonErrorCodes, expectOk, type SignedClient } from '@mailer/shared';
 
 /** A user as the gateway's internal API describes one (no password, only a stamp of it). */
 export interface GatewayUser {

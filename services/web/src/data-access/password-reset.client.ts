@@ -1,4 +1,4 @@
-import { expectOk, type SignedClient } from './signed-client';
+import { expectOk, type SignedClient } from '@mailer/shared';
 
 /** Why a reset link no longer works (the gateway's word for it). */
 export type UnusableLink = 'unknown' | 'expired' | 'used';

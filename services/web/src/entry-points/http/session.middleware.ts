@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Caller } from '../../data-access/signed-client';
+import type { Caller } from '@mailer/shared';
 import type { SessionRecord, Sessions } from '../../domain/sessions';
 import type { Viewer } from '../pages/layout';
 import { messagePage } from '../pages/layout';

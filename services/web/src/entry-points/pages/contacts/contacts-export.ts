@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
 import { stringify } from 'csv-stringify';
-import type { Caller } from '../../../data-access/signed-client';
+import type { Caller } from '@mailer/shared';
 import type { Contact, ContactFilter, ContactsClient } from '../../../data-access/contacts.client';
 
 /** The import's columns, so an exported file can be imported again as it is. */

@@ -1,5 +1,7 @@
 import { Pool } from 'undici';
-import { AppError, CommonErrorCodes, IDENTITY_HEADER, injectTraceContext, signIdentity } from '@mailer/shared';
+import { AppError, CommonErrorCodes } from '../errors/app-error';
+import { injectTraceContext } from '../tracing/tracing';
+import { IDENTITY_HEADER, signIdentity } from './identity-signature';
 
 /** Who a call is made for: the signed-in account (0 before anyone is signed in) and the page's request id. */
 export interface Caller {
