@@ -19,6 +19,7 @@ import { SmtpProbe } from './domain/sending/smtp-probe';
 import { buildApp } from './entry-points/api/app';
 import { consumeContactFacts } from './entry-points/message-queue/contact-facts.consumer';
 import { consumeConfirmationRequests } from './entry-points/message-queue/confirmation-requests.consumer';
+import { consumeEngagement } from './entry-points/message-queue/engagement.consumer';
 import { consumeProductEvents } from './entry-points/message-queue/product-events.consumer';
 import { outboxLagGauge } from './entry-points/metrics/automation-metrics';
 import { startSending } from './sending';
@@ -83,6 +84,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   });
   consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler });
   consumeContactFacts(broker, { pool });
+  consumeEngagement(broker, { pool });
   consumeConfirmationRequests(broker, {
     pool,
     mailDomain: ctx.mailDomain,

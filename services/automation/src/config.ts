@@ -28,6 +28,8 @@ export const sendingEnv = {
   PUBLIC_BASE_URL: envFields.httpUrl.default('http://127.0.0.1:3000'),
   /** Signs unsubscribe links; derived from INTERNAL_SIGNING_SECRET when unset. */
   UNSUBSCRIBE_SECRET: envFields.secret.optional(),
+  /** Seals tracking links and pixels; derived from INTERNAL_SIGNING_SECRET when unset. */
+  TRACKING_SECRET: envFields.secret.optional(),
 };
 
 export const automationEnvSchema = commonEnvSchema.extend({

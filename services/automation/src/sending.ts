@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { Pool, Registry } from '@mailer/shared';
+import { trackingSecret, type Pool, type Registry } from '@mailer/shared';
 import type { sendingEnv } from './config';
 import { SmtpMailer } from './data-access/smtp-mailer';
 import { RENDER_LIMITS } from './domain/rendering/liquid-engine';
 import { EmailRenderer } from './domain/rendering/render-email';
 import { sendOutcomeWriter } from './domain/sending/finish-send';
 import type { SendContext } from './domain/sending/send-context';
+import { TrackingSettingsCache } from './domain/tracking/tracking-settings-cache';
 import { unsubscribeSecret } from './domain/unsubscribe/unsubscribe-token';
 import { sendOutcomeMetrics, timedMailer } from './entry-points/metrics/automation-metrics';
 import { parseMailFrom, senderDomain } from './mail-from';
@@ -46,6 +47,7 @@ export function startSending(
     mailDomain: senderDomain(from),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     unsubscribeSecret: unsubscribeSecret(config.UNSUBSCRIBE_SECRET, config.INTERNAL_SIGNING_SECRET),
+    tracking: { settings: new TrackingSettingsCache(pool), secret: trackingSecret(config.TRACKING_SECRET, config.INTERNAL_SIGNING_SECRET) },
     maxAttempts: config.SEND_MAX_ATTEMPTS,
     retryInitialMs: config.SEND_RETRY_INITIAL_MS,
     retryMaxMs: config.SEND_RETRY_MAX_MS,

@@ -7,15 +7,20 @@ export interface DailySends {
   sent: number;
   failed: number;
   skipped: number;
+  /** Emails first opened that day by a reader (a click counts as an open). */
+  opened: number;
+  /** Emails first clicked that day by a reader. */
+  clicked: number;
 }
 
 /**
  * Final outcomes per UTC day over the last `days` days (today included, empty days as zeros):
  * workflow sends from the delivery log, campaign sends from the campaign ledger, each read through
- * its (account, time) index.
+ * its (account, time) index; and the emails of both ledgers first opened and first clicked each
+ * day (partial indexes holding only engaged rows).
  */
 export async function dailySendOutcomes(db: Queryable, accountId: number, days: number): Promise<DailySends[]> {
-  const { rows } = await db.query<{ day: string; sent: string; failed: string; skipped: string }>(
+  const { rows } = await db.query<{ day: string; sent: string; failed: string; skipped: string; opened: string; clicked: string }>(
     `WITH span AS (
        SELECT generate_series(date_trunc('day', now() AT TIME ZONE 'UTC') - ($2::int - 1) * interval '1 day',
                               date_trunc('day', now() AT TIME ZONE 'UTC'), interval '1 day') AS day
@@ -30,16 +35,33 @@ export async function dailySendOutcomes(db: Queryable, accountId: number, days: 
               CASE s.state WHEN 'failed_permanent' THEN 'failed' ELSE s.state END
          FROM campaign_sends s, since
         WHERE s.account_id = $1 AND s.updated_at >= since.at AND s.state IN ('sent', 'failed_permanent', 'skipped')
+       UNION ALL
+       SELECT date_trunc('day', s.first_opened_at AT TIME ZONE 'UTC'), 'opened' FROM sends s, since WHERE s.account_id = $1 AND s.first_opened_at >= since.at
+       UNION ALL
+       SELECT date_trunc('day', s.first_clicked_at AT TIME ZONE 'UTC'), 'clicked' FROM sends s, since WHERE s.account_id = $1 AND s.first_clicked_at >= since.at
+       UNION ALL
+       SELECT date_trunc('day', s.first_opened_at AT TIME ZONE 'UTC'), 'opened' FROM campaign_sends s, since WHERE s.account_id = $1 AND s.first_opened_at >= since.at
+       UNION ALL
+       SELECT date_trunc('day', s.first_clicked_at AT TIME ZONE 'UTC'), 'clicked' FROM campaign_sends s, since WHERE s.account_id = $1 AND s.first_clicked_at >= since.at
      )
      SELECT to_char(span.day, 'YYYY-MM-DD') AS day,
             count(o.kind) FILTER (WHERE o.kind = 'sent') AS sent,
             count(o.kind) FILTER (WHERE o.kind = 'failed') AS failed,
-            count(o.kind) FILTER (WHERE o.kind = 'skipped') AS skipped
+            count(o.kind) FILTER (WHERE o.kind = 'skipped') AS skipped,
+            count(o.kind) FILTER (WHERE o.kind = 'opened') AS opened,
+            count(o.kind) FILTER (WHERE o.kind = 'clicked') AS clicked
        FROM span LEFT JOIN outcomes o ON o.day = span.day
       GROUP BY span.day ORDER BY span.day`,
     [accountId, days],
   );
-  return rows.map((row) => ({ day: row.day, sent: Number(row.sent), failed: Number(row.failed), skipped: Number(row.skipped) }));
+  return rows.map((row) => ({
+    day: row.day,
+    sent: Number(row.sent),
+    failed: Number(row.failed),
+    skipped: Number(row.skipped),
+    opened: Number(row.opened),
+    clicked: Number(row.clicked),
+  }));
 }
 
 /** Enabled workflows, and campaigns whose delivery is under way (sending or paused). */

@@ -79,6 +79,8 @@ export async function claimCampaignSends(
 export interface CampaignSendOutcome extends SendOutcome {
   /** A final failure caused by something temporary (retries exhausted): eligible for "retry failed". */
   temporaryFailure?: boolean;
+  /** The subject as rendered for the contact, once the email was rendered (kept on the ledger row). */
+  subject?: string | undefined;
 }
 
 /**
@@ -97,7 +99,7 @@ export async function recordCampaignOutcome(
     name: 'automation.record-campaign-outcome',
     text: `WITH outcome AS (
        UPDATE campaign_sends
-          SET state = $3, reason = $4, smtp_response = coalesce($5, smtp_response), temporary_failure = $6,
+          SET state = $3, reason = $4, smtp_response = coalesce($5, smtp_response), temporary_failure = $6, subject = coalesce($14, subject),
               sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END,
               due_at = CASE WHEN $3 = 'failed_transient' THEN now() + $7::float8 * interval '1 millisecond' ELSE due_at END,
               claimed_by = NULL, lease_until = NULL, updated_at = now()
@@ -125,6 +127,7 @@ export async function recordCampaignOutcome(
       markBounced,
       send.account_id,
       send.contact_id,
+      outcome.subject ?? null,
     ],
   });
   return rows[0]?.recorded === 1;
@@ -143,11 +146,11 @@ export async function recordCampaignOutcomes(db: Queryable, outcomes: BatchedOut
     name: 'automation.record-campaign-outcomes',
     text: `UPDATE campaign_sends s
         SET state = v.state, reason = v.reason, smtp_response = coalesce(v.smtp_response, s.smtp_response),
-            temporary_failure = v.temporary, sent_at = CASE WHEN v.state = 'sent' THEN now() ELSE s.sent_at END,
+            temporary_failure = v.temporary, subject = coalesce(v.subject, s.subject), sent_at = CASE WHEN v.state = 'sent' THEN now() ELSE s.sent_at END,
             due_at = CASE WHEN v.state = 'failed_transient' THEN now() + v.retry_ms * interval '1 millisecond' ELSE s.due_at END,
             claimed_by = NULL, lease_until = NULL, updated_at = now()
-       FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::float8[])
-            AS v (id, attempts, state, reason, smtp_response, temporary, retry_ms)
+       FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::float8[], $8::text[])
+            AS v (id, attempts, state, reason, smtp_response, temporary, retry_ms, subject)
       WHERE s.id = v.id AND s.state = 'claimed' AND s.attempts = v.attempts
   RETURNING s.id`,
     values: [
@@ -158,6 +161,7 @@ export async function recordCampaignOutcomes(db: Queryable, outcomes: BatchedOut
       outcomes.map((entry) => entry.outcome.smtpResponse ?? null),
       outcomes.map((entry) => entry.outcome.temporaryFailure ?? false),
       outcomes.map((entry) => entry.outcome.retryInMs ?? 0),
+      outcomes.map((entry) => entry.outcome.subject ?? null),
     ],
   });
   return new Set(rows.map((row) => row.id));

@@ -22,6 +22,8 @@ export interface SendOutcomeRecord {
   next: NextStepRow | undefined;
   /** A 5xx at RCPT: the projection marks the contact bounced at once. */
   markBounced: boolean;
+  /** The subject as rendered for the contact; null when nothing was rendered (a skip, a render failure). */
+  subject: string | null;
 }
 
 /** A record with the trace context of the caller that made it (a batch is written from another). */
@@ -42,13 +44,13 @@ export async function recordSendOutcomes(db: Pool | PoolClient, records: TracedS
     text: `WITH input AS (
        SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[],
                             $9::bigint[], $10::bigint[], $11::text[], $12::bigint[], $13::text[], $14::text[], $15::text[],
-                            $16::text[], $17::boolean[], $18::bigint[], $19::text[], $20::int[], $21::text[], $22::float8[])
+                            $16::text[], $17::boolean[], $18::bigint[], $19::text[], $20::int[], $21::text[], $22::float8[], $27::text[])
          WITH ORDINALITY AS i (id, attempts, state, reason, error, smtp_response, retry_ms, trace, account_id, contact_id, email,
                                workflow_id, step_id, log_outcome, log_reason, message_id, bounced, run_id, next_step, next_index,
-                               next_message, next_delay, n)),
+                               next_message, next_delay, subject, n)),
      outcome AS (
        UPDATE sends s
-          SET state = i.state, reason = i.reason, last_error = coalesce(i.error, s.last_error), smtp_response = coalesce(i.smtp_response, s.smtp_response),
+          SET state = i.state, reason = i.reason, subject = coalesce(i.subject, s.subject), last_error = coalesce(i.error, s.last_error), smtp_response = coalesce(i.smtp_response, s.smtp_response),
               sent_at = CASE WHEN i.state = 'sent' THEN now() ELSE s.sent_at END,
               due_at = CASE WHEN i.state = 'failed_transient' THEN now() + i.retry_ms * interval '1 millisecond' ELSE s.due_at END,
               claimed_by = NULL, lease_until = NULL, updated_at = now()
@@ -102,6 +104,7 @@ export async function recordSendOutcomes(db: Pool | PoolClient, records: TracedS
         (r) => r.next?.delayMs ?? 0,
       ]),
       ...columnsOf(facts, [(entry) => entry.n, () => randomUUID(), (entry) => entry.fact.type, (entry) => JSON.stringify(entry.fact.payload)]),
+      records.map((r) => r.subject),
     ],
   });
   const recorded = new Set(rows.map((row) => Number(row.id)));

@@ -6,6 +6,7 @@ import { crashPoint } from '../../crash-point';
 import { RenderError } from '../rendering/render-email';
 import type { SendContext } from '../sending/send-context';
 import { whyNotSend } from '../sending/suppression-check';
+import { trackHtml } from '../tracking/track-links';
 import { campaignUnsubscribeUrl } from './campaign-unsubscribe-link';
 import { renderCampaignEmail } from './campaign-email';
 
@@ -58,17 +59,23 @@ async function attempt(ctx: SendContext, send: ClaimedCampaignSend, content: Cam
   try {
     const link = campaignUnsubscribeUrl(ctx, { accountId: send.account_id, contactId: send.contact_id, campaignId: send.campaign_id });
     email = await renderCampaignEmail(ctx.renderer, { content, contact: send.contact, unsubscribeUrl: link, messageId: send.message_id });
+    const settings = await ctx.tracking.settings.get(send.account_id);
+    const tracked = { accountId: send.account_id, contactId: send.contact_id, campaignId: send.campaign_id, sentAt: Math.floor(Date.now() / 1000) };
+    // Only the HTML part: the text part was made from the untracked HTML and keeps the original addresses.
+    if (email.html) email = { ...email, html: trackHtml(email.html, tracked, { publicBaseUrl: ctx.publicBaseUrl, secret: ctx.tracking.secret, settings }) };
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
     return { outcome: { state: 'failed_permanent', reason: `render_failed: ${error.message}` }, facts: [], bounced: false };
   }
+  const subject = email.subject;
   try {
     const response = await ctx.mailer.send(email);
     crashPoint('after_smtp_accepted');
-    return { outcome: { state: 'sent', smtpResponse: response }, facts: [], bounced: false };
+    return { outcome: { state: 'sent', smtpResponse: response, subject }, facts: [], bounced: false };
   } catch (error) {
     if (!(error instanceof SmtpFailure)) throw error;
-    return failed(ctx, send, error);
+    const attempted = failed(ctx, send, error);
+    return { ...attempted, outcome: { ...attempted.outcome, subject } };
   }
 }
 

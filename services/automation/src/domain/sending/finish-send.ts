@@ -98,6 +98,7 @@ export async function finishSend(ctx: SendContext, send: ClaimedSend, finish: Fi
     outcome: finish.outcome,
     facts: [...factsOf(send, finish), ...completionOf(send, finish, next)],
     log: { outcome: finish.log, email: finish.email, reason: finish.outcome.reason ?? finish.outcome.smtpResponse },
+    subject: finish.subject ?? null,
     next,
     markBounced: Boolean(finish.bounce && finish.email),
     // The statement may be written from another caller's context: each record carries its own trace.

@@ -8,6 +8,8 @@ export interface Finish {
   log: LogOutcome;
   workflow: StoredWorkflow | undefined;
   email?: string | undefined;
+  /** The subject as rendered for the contact, once the email was rendered (kept on the ledger row). */
+  subject?: string | undefined;
   /** Set on a 5xx at RCPT: the contact is bounced here and the contacts service is told. */
   bounce?: boolean;
   /** The SMTP reply code of a refusal, when the server gave one. */

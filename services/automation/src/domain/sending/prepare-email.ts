@@ -4,6 +4,7 @@ import type { WorkflowRun } from '../../data-access/runs.repository';
 import type { ClaimedSend, ClaimedSendWithContext } from '../../data-access/sends.repository';
 import type { StoredWorkflow } from '../../data-access/workflows.repository';
 import { templateScope } from '../rendering/template-scope';
+import { trackHtml } from '../tracking/track-links';
 import { signUnsubscribeToken, unsubscribeUrl } from '../unsubscribe/unsubscribe-token';
 import type { SendContext } from './send-context';
 import { whyNotSend } from './suppression-check';
@@ -45,7 +46,9 @@ export async function prepareEmail(ctx: SendContext, send: ClaimedSend, loaded: 
   if (!workflow || !step || step.type !== 'email') return { kind: 'skip', reason: 'step removed', workflow, contact };
   const skip = whyNotSend(contact, { transactional: workflow.transactional });
   if (skip || !contact) return { kind: 'skip', reason: skip ?? 'contact unknown', workflow, contact };
-  const link = unsubscribeUrl(ctx.publicBaseUrl, signUnsubscribeToken({ accountId: send.account_id, contactId: send.contact_id }, ctx.unsubscribeSecret));
+  const target = { accountId: send.account_id, contactId: send.contact_id, workflowId: send.workflow_id, stepId: send.step_id };
+  // The link names the step, so an unsubscribe through it counts in the step's figures.
+  const link = unsubscribeUrl(ctx.publicBaseUrl, signUnsubscribeToken(target, ctx.unsubscribeSecret));
   const scope = templateScope({
     contact,
     event: { name: run?.event_name ?? '', properties: run?.event_properties ?? {} },
@@ -53,6 +56,9 @@ export async function prepareEmail(ctx: SendContext, send: ClaimedSend, loaded: 
     unsubscribeUrl: link,
   });
   const rendered = await ctx.renderer.render(step, scope, link);
+  const tracking = { publicBaseUrl: ctx.publicBaseUrl, secret: ctx.tracking.secret, settings: await ctx.tracking.settings.get(send.account_id) };
+  // The text part was made from the untracked HTML: it keeps the original addresses.
+  const html = rendered.html === undefined ? undefined : trackHtml(rendered.html, { ...target, sentAt: Math.floor(Date.now() / 1000) }, tracking);
   return {
     kind: 'send',
     workflow,
@@ -60,7 +66,7 @@ export async function prepareEmail(ctx: SendContext, send: ClaimedSend, loaded: 
     email: {
       to: contact.email,
       subject: rendered.subject,
-      html: rendered.html,
+      html,
       text: rendered.text,
       messageId: send.message_id,
       headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },

@@ -55,19 +55,20 @@ async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend):
     return { outcome: { state: 'skipped', reason: prepared.reason }, log: 'skipped', workflow: prepared.workflow, email: prepared.contact?.email };
   }
   const { workflow, email } = prepared;
+  const subject = email.subject;
   try {
     const response = await smtpSend(ctx, send, email);
     // Test-only: the server accepted the email but "sent" is not committed (the duplicate window).
     crashPoint('after_smtp_accepted');
-    return { outcome: { state: 'sent', smtpResponse: response }, log: 'sent', workflow, email: email.to };
+    return { outcome: { state: 'sent', smtpResponse: response }, log: 'sent', workflow, email: email.to, subject };
   } catch (error) {
     if (!(error instanceof SmtpFailure)) throw error;
     const smtpCode = error.smtpCode;
     if (error.kind === 'bounce') {
-      return { smtpCode, outcome: { state: 'failed_permanent', reason: `bounced: ${error.message}`, error: error.message }, log: 'bounced', workflow, email: email.to, bounce: true };
+      return { smtpCode, outcome: { state: 'failed_permanent', reason: `bounced: ${error.message}`, error: error.message }, log: 'bounced', workflow, email: email.to, subject, bounce: true };
     }
     if (error.kind === 'permanent') {
-      return { smtpCode, outcome: { state: 'failed_permanent', reason: `rejected: ${error.message}`, error: error.message }, log: 'failed_permanent', workflow, email: email.to };
+      return { smtpCode, outcome: { state: 'failed_permanent', reason: `rejected: ${error.message}`, error: error.message }, log: 'failed_permanent', workflow, email: email.to, subject };
     }
     if (send.attempts >= ctx.maxAttempts) {
       // The dead-letter record: the row stays failed_permanent with why, and the log says so.
@@ -77,6 +78,7 @@ async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend):
         log: 'failed_permanent',
         workflow,
         email: email.to,
+        subject,
       };
     }
     const retryInMs = backoffDelay(send.attempts - 1, ctx.retryInitialMs, ctx.retryMaxMs);
@@ -86,6 +88,7 @@ async function attempt(ctx: SendContext, send: ClaimedSend, loaded: LoadedSend):
       log: 'retry_scheduled',
       workflow,
       email: email.to,
+      subject,
     };
   }
 }

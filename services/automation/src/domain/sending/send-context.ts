@@ -3,6 +3,7 @@ import type { GroupCommit, Pool } from '@mailer/shared';
 import type { TracedSendOutcomeRecord } from '../../data-access/send-outcome.repository';
 import type { SmtpMailer } from '../../data-access/smtp-mailer';
 import type { EmailRenderer } from '../rendering/render-email';
+import type { TrackingSettingsCache } from '../tracking/tracking-settings-cache';
 import type { Finish } from './finish';
 
 /** Writes workflow outcomes, many to a statement (finish-send); one per process, in its SendContext. */
@@ -18,6 +19,8 @@ export interface SendContext {
   mailDomain: string;
   publicBaseUrl: string;
   unsubscribeSecret: string;
+  /** Link and open tracking of workflow and campaign emails: each account's settings, the token secret. */
+  tracking: { settings: TrackingSettingsCache; secret: string };
   maxAttempts: number;
   retryInitialMs: number;
   retryMaxMs: number;

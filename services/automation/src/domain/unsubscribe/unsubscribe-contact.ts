@@ -3,6 +3,7 @@ import { findContact, markUnsubscribedOnce } from '../../data-access/contacts.re
 import { recordDelivery } from '../../data-access/delivery-log.repository';
 import { addToOutbox } from '../../data-access/outbox.repository';
 import { countCampaignUnsubscribe } from '../../data-access/campaign-deliveries.repository';
+import { markStepUnsubscribe } from '../../data-access/engagement.repository';
 import type { UnsubscribeTarget } from './unsubscribe-token';
 
 /**
@@ -24,5 +25,8 @@ export async function unsubscribeContact(pool: Pool, target: UnsubscribeTarget):
     });
     await recordDelivery(client, { accountId: target.accountId, contactId: target.contactId, outcome: 'unsubscribed', reason: 'unsubscribe link' });
     if (target.campaignId !== undefined) await countCampaignUnsubscribe(client, target.campaignId, target.contactId);
+    if (target.workflowId !== undefined && target.stepId !== undefined) {
+      await markStepUnsubscribe(client, { accountId: target.accountId, contactId: target.contactId, workflowId: target.workflowId, stepId: target.stepId });
+    }
   });
 }

@@ -18,6 +18,7 @@ import { internalActivityRoutes } from './internal-activity.routes';
 import { internalWorkflowsRoutes } from './internal-workflows.routes';
 import { internalAccountFiguresRoutes } from './internal-account-figures.routes';
 import { internalSystemEmailRoutes } from './internal-system-email.routes';
+import { internalEngagementRoutes } from './internal-engagement.routes';
 import type { SendContext } from '../../domain/sending/send-context';
 import type { SmtpProbe } from '../../domain/sending/smtp-probe';
 import type { TriggerRoutes } from '../../domain/routing/trigger-routing';
@@ -68,6 +69,7 @@ export function buildApp(deps: AutomationAppDeps): Express {
   app.use('/internal/v1', internalAccountFiguresRoutes({ pool: deps.pool }));
   app.use('/internal/v1', confirmationTemplateRoutes({ pool: deps.pool, ctx: deps.sendContext }));
   app.use('/internal/v1', internalSystemEmailRoutes(deps.sendContext, deps.smtpProbe));
+  app.use('/internal/v1', internalEngagementRoutes({ pool: deps.pool, trackingSettings: deps.sendContext.tracking.settings }));
   app.use(notFoundHandler());
   app.use(errorMiddleware(deps.logger));
   return app;
