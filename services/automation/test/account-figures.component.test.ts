@@ -57,7 +57,7 @@ describe('the account app figures (internal routes)', () => {
       '/dashboard',
     );
     expect(dashboard.body.data.daily).toHaveLength(30);
-    expect(dashboard.body.data.daily.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), sent: 2, failed: 1, skipped: 1 });
+    expect(dashboard.body.data.daily.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), sent: 2, failed: 1, skipped: 1, opened: 0, clicked: 0 });
     expect(dashboard.body.data.daily.slice(0, -1).every((day) => day.sent + day.failed + day.skipped === 0)).toBe(true);
     expect(dashboard.body.data.workflows_active).toBe(1);
     expect(dashboard.body.data.campaigns_in_flight).toBe(0);

@@ -102,6 +102,16 @@ describe('message ids, unsubscribe tokens, SMTP errors', () => {
     expect(verifyUnsubscribeToken(token, unsubscribeSecret('another-secret-that-is-32-chars-long!', 'x'))).toBeUndefined();
   });
 
+  it('names the workflow step in a workflow email\'s link (a step id may hold dots), and a link without it still verifies', () => {
+    const secret = unsubscribeSecret(undefined, 'internal-signing-secret-0123456789abcdef');
+    const target = { accountId: 7, contactId: 42, workflowId: 9, stepId: 'day.2-welcome' };
+    const token = signUnsubscribeToken(target, secret);
+    expect(token).toMatch(/^w1\.7\.42\.9\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    expect(verifyUnsubscribeToken(token, secret)).toEqual(target);
+    expect(verifyUnsubscribeToken(token.replace('.9.', '.8.'), secret)).toBeUndefined();
+    expect(verifyUnsubscribeToken(signUnsubscribeToken({ accountId: 7, contactId: 42 }, secret), secret)).toEqual({ accountId: 7, contactId: 42 });
+  });
+
   it('classifies SMTP failures: 5xx at RCPT bounces, other 5xx is permanent, 4xx and no answer are transient', () => {
     expect(classifySmtpError({ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO', response: '550 no' }).kind).toBe('bounce');
     expect(classifySmtpError({ code: 'EMESSAGE', responseCode: 554, command: 'DATA', response: '554 spam' }).kind).toBe('permanent');

@@ -76,7 +76,7 @@ describe('personalised workflow emails', () => {
     const { email, account, contact } = await sendSignup({ first_name: 'Lin' });
     expect(email.parsed.text).toContain('Hi Lin, glad you joined us. Plan: .');
     const unsubscribe = email.headers.get('list-unsubscribe');
-    expect(unsubscribe).toMatch(new RegExp(`^<${harness.env.PUBLIC_BASE_URL}/unsubscribe/v1\\.${account}\\.${contact.id}\\.[A-Za-z0-9_-]{43}>$`));
+    expect(unsubscribe).toMatch(new RegExp(`^<${harness.env.PUBLIC_BASE_URL}/unsubscribe/w1\\.${account}\\.${contact.id}\\.\\d+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}>$`));
     expect(email.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     expect(email.parsed.html).toContain(`href="${unsubscribe!.slice(1, -1)}"`);
     await harness.waitForState(account, contact.id, 'welcome', 'sent');
