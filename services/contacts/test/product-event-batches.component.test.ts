@@ -41,6 +41,8 @@ function eventFor(
       occurred_at: '',
     },
     traceparent: null,
+    event: 'signup',
+    receivedAt: new Date().toISOString(),
   };
 }
 

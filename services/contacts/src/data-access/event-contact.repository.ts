@@ -20,6 +20,9 @@ export interface EventContactInput {
   fact: MessageOf<typeof contactCreatedV1>;
   /** The trace context of the message the event came in, for the fact. */
   traceparent: string | null;
+  /** The event's name and when it was received: counted in the contact's event days. */
+  event: string;
+  receivedAt: string;
 }
 
 /**
@@ -34,6 +37,7 @@ export interface EventContactInput {
  * enriched publish) reads the contact as it stands, as the general path does, so the caller
  * publishes the enriched event again. The existing contact is
  * looked for before any insert is tried, so an event for a known address burns no identity value.
+ * Each event applied now is counted in its contact's day (`contact_event_days`), in the same statement.
  * The answers are in the events' order; an event answered undefined had nothing written for it,
  * and its caller must take the general path: the event would fill in a name, the account wants
  * double opt-in for a new contact, the message was seen before and its contact is gone, or another
@@ -50,8 +54,8 @@ export async function createOrReadUnchangedContactsForEvents(
   const { rows } = await db.query<EventContact & { n: string }>({
     name: 'contacts.create-or-read-unchanged-for-events',
     text: `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-         WITH ORDINALITY AS i(message_key, account_id, email, first_name, last_name, fact, traceparent, email_key, n)),
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $10::text[], $11::timestamptz[])
+         WITH ORDINALITY AS i(message_key, account_id, email, first_name, last_name, fact, traceparent, email_key, event, received_at, n)),
      seen AS (
        SELECT input.n FROM input,
               LATERAL (SELECT 1 FROM processed_messages WHERE message_id = input.message_key LIMIT 1) found),
@@ -91,7 +95,18 @@ export async function createOrReadUnchangedContactsForEvents(
        SELECT input.message_key FROM input
         WHERE input.n NOT IN (SELECT n FROM seen)
           AND (input.n IN (SELECT n FROM created_by_event) OR input.n IN (SELECT n FROM unchanged))
-       ON CONFLICT DO NOTHING),
+       ON CONFLICT DO NOTHING
+       RETURNING message_id),
+     event_days AS (
+       -- Counted with the inbox row it claimed, so a redelivered event is counted once.
+       INSERT INTO contact_event_days (account_id, event, day, contact_id, count)
+       SELECT input.account_id, input.event, (input.received_at AT TIME ZONE 'UTC')::date, m.id, count(*)
+         FROM inbox JOIN input ON input.message_key = inbox.message_id
+         JOIN (SELECT n, id FROM created_by_event UNION ALL SELECT n, id FROM unchanged) m ON m.n = input.n
+        GROUP BY 1, 2, 3, 4
+        -- Key order: two statements counting the same days lock them in the same order.
+        ORDER BY 1, 2, 3, 4
+       ON CONFLICT (account_id, event, day, contact_id) DO UPDATE SET count = contact_event_days.count + excluded.count),
      fact AS (
        INSERT INTO outbox (message_type, payload, trace_context)
        SELECT $9, jsonb_set(jsonb_set(jsonb_set(jsonb_set(input.fact::jsonb, '{contact,id}', to_jsonb(c.id)),
@@ -117,6 +132,7 @@ export async function createOrReadUnchangedContactsForEvents(
         (event) => emailKey(event.email),
       ]),
       contactCreatedV1.type,
+      ...columnsOf(events, [(event) => event.event, (event) => event.receivedAt]),
     ],
   });
   return inInputOrder(rows, events.length, ({ n: _n, ...contact }): EventContact => contact, undefined);

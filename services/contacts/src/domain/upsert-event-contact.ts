@@ -15,6 +15,7 @@ import {
   type ContactChanges,
 } from '../data-access/contacts.repository';
 import { doubleOptInEnabled } from '../data-access/double-opt-in.repository';
+import { countEventDay } from '../data-access/event-days.repository';
 import { claimMessage } from '../data-access/processed-messages.repository';
 import { standingSuppression } from '../data-access/suppressions.repository';
 import { tagsOf } from '../data-access/tags.repository';
@@ -110,6 +111,8 @@ async function createdOrUnchangedContact(pool: Pool, messageKey: string, event: 
     },
     // Taken here, in the message's context: the statement may be another message's.
     traceparent: currentTraceparent(),
+    event: event.event,
+    receivedAt: event.received_at,
   });
   if ('error' in outcome) throw outcome.error;
   if (!outcome.answer) return undefined;
@@ -122,11 +125,12 @@ async function withSuppression(pool: Pool, contact: Contact | undefined): Promis
   return contact && { contact, suppression: await standingSuppression(pool, contact.account_id, contact.email) };
 }
 
-/** Upserts the event's contact and announces the change, once per event (the inbox row). */
+/** Upserts the event's contact, counts the event in its day and announces the change, once per event (the inbox row). */
 async function applyEvent(pool: Pool, messageKey: string, event: ProductEvent, doubleOptIn: boolean): Promise<Contact | undefined> {
   return withTransaction(pool, async (db) => {
     if (!(await claimMessage(db, messageKey))) return undefined;
     const { row, changed } = await upsertContact(db, event, doubleOptIn);
+    await countEventDay(db, event.account_id, row.id, event.event, event.received_at);
     // A contact created a moment ago has no tags yet.
     const tags = changed === 'created' ? [] : (await tagsOf(db, [row.id])).get(row.id);
     const contact = withTags(row, tags);

@@ -16,9 +16,11 @@ import {
   type Pool,
 } from '@mailer/shared';
 import { contactStatusByCode } from '../../domain/contact.errors';
+import { segmentStatusByCode } from '../../domain/segments/segment.errors';
 import { addHotContactRoutes, contactsRoutes } from './contacts.routes';
 import { internalContactsRoutes } from './internal.routes';
 import { doubleOptInRoutes } from './double-opt-in.routes';
+import { segmentsRoutes } from './segments.routes';
 import { subscribeFormRoutes } from './subscribe-form.routes';
 import { contactsOpenApiFragment } from './openapi';
 
@@ -53,6 +55,11 @@ export function buildApp(deps: ContactsAppDeps): Express {
   app.use('/internal/v1', requireIdentity(deps.signingSecret));
   app.use('/internal/v1', internalContactsRoutes({ pool: deps.pool, emailValidator: deps.emailValidator, logger: deps.logger }));
   app.use('/internal/v1', doubleOptInRoutes({ pool: deps.pool }));
+  // Segments: under /internal/v1 like every internal route, and at /internal/segments, the
+  // spelling the plan gave the account app and the senders.
+  const segments = segmentsRoutes({ pool: deps.pool });
+  app.use('/internal/v1/segments', segments);
+  app.use('/internal/segments', requireIdentity(deps.signingSecret), segments);
   const forms = subscribeFormRoutes({ pool: deps.pool, emailValidator: deps.emailValidator, logger: deps.logger, redis: deps.redis });
   app.use('/internal/v1', forms.internalRoutes);
   // The hosted subscribe form: public, outside the signed prefixes (the gateway forwards /subscribe/*).
@@ -70,7 +77,7 @@ export function buildApp(deps: ContactsAppDeps): Express {
   // Internal port: scraped openly, like the health probes.
   app.use(metricsRoutes(deps.metrics, deps.metricsToken));
   app.use(notFoundHandler());
-  app.use(errorMiddleware(deps.logger, contactStatusByCode));
+  app.use(errorMiddleware(deps.logger, { ...contactStatusByCode, ...segmentStatusByCode }));
   return app;
 }
 

@@ -2,6 +2,7 @@ import type { Broker } from '@mailer/shared';
 import { contactBouncedConsumer } from './contact-bounced.consumer';
 import { contactConfirmedConsumer } from './contact-confirmed.consumer';
 import type { ConsumerDeps } from './consumer-deps';
+import { emailEngagementConsumer } from './email-engagement.consumer';
 import { productEventConsumer } from './product-event.consumer';
 import { unsubscribeRequestedConsumer } from './unsubscribe-requested.consumer';
 
@@ -11,4 +12,5 @@ export function registerConsumers(broker: Broker, deps: ConsumerDeps): void {
   broker.consume(unsubscribeRequestedConsumer(deps));
   broker.consume(productEventConsumer(deps));
   broker.consume(contactConfirmedConsumer(deps));
+  broker.consume(emailEngagementConsumer(deps));
 }
