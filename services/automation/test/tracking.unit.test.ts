@@ -32,6 +32,17 @@ describe('trackHtml', () => {
     expect(trackHtml(html, email, { ...on, settings: { link_tracking: true, open_tracking: false } })).toBe(html);
   });
 
+  it('reads tags as a browser does: upper-case names, the first of two hrefs, nothing inside a script', () => {
+    const html = `<A HREF="https://shop.test/up">U</A><a href="https://shop.test/one" href="https://shop.test/two">1</a><script>var s = '<a href="https://shop.test/js">';</script>`;
+    const tracked = trackHtml(html, email, { ...on, settings: { link_tracking: true, open_tracking: false } });
+    expect(hrefs(tracked).map((href) => (href.startsWith(base) ? targetOf(href)! : href))).toEqual([
+      { kind: 'click', email, url: 'https://shop.test/up', link: 0 },
+      { kind: 'click', email, url: 'https://shop.test/one', link: 1 },
+      'https://shop.test/two',
+      'https://shop.test/js',
+    ]);
+  });
+
   it('adds the open pixel before </body> only with open tracking on', () => {
     const html = '<html><body><p>Hi</p></body></html>';
     const tracked = trackHtml(html, email, on);

@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { signTrackingToken, trackingUrl, type TrackedEmail } from '@mailer/shared';
 import type { TrackingSettings } from '../../data-access/tracking-settings.repository';
 
@@ -16,37 +16,64 @@ interface Splice {
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&#34;').replace(/</g, '&lt;');
 
+const noop = () => undefined;
+/** htmlparser2's QuoteType for a single- or double-quoted value (Single = 2, Double = 3), which its index does not export. */
+const isQuoted = (quote: number) => quote === 2 || quote === 3;
+
 /**
  * The `href` of every `<a>` whose address is an http(s) URL, except those under
  * `${publicBaseUrl}/unsubscribe/` (an unsubscribe must never wait on a redirect): the attribute's
- * place in the source and its value with entities decoded, as a browser would follow it. Located
- * by htmlparser2's tokenizer, so comments, scripts and attribute quoting are read as a browser
- * reads them; the HTML around them is left byte for byte.
+ * place in the source and its value with entities decoded, as a browser would follow it. Found by
+ * htmlparser2's tokenizer, so comments, scripts and attribute quoting are read as a browser reads
+ * them, and the HTML around them is left byte for byte. The tokenizer alone, not its Parser: the
+ * Parser slices every text node and builds every tag's attributes, twice the time for nothing here.
  */
 function trackableLinks(html: string, unsubscribePrefix: string): Splice[] {
   const splices: Splice[] = [];
-  let tag = '';
+  let inAnchor = false;
   let hrefSeen = false;
-  const parser: Parser = new Parser(
-    {
-      onopentagname(name) {
-        tag = name;
-        hrefSeen = false;
-      },
-      onattribute(name, value, quote) {
-        // A browser follows the first href of a tag; a repeated one is ignored, so left as it is.
-        if (tag !== 'a' || name !== 'href' || hrefSeen) return;
-        hrefSeen = true;
-        const url = value.trim();
-        if (!/^https?:\/\//i.test(url) || url.startsWith(unsubscribePrefix)) return;
-        // A quoted value ends at its closing quote (endIndex points at it); an unquoted one just before endIndex.
-        const end = quote === '"' || quote === "'" ? parser.endIndex + 1 : parser.endIndex;
-        splices.push({ start: parser.startIndex, end, url });
-      },
+  let attribute: { start: number; value: string } | undefined;
+  const callbacks: TokenizerCallbacks = {
+    onopentagname(start, end) {
+      inAnchor = end - start === 1 && (html.charCodeAt(start) | 0x20) === 0x61; // a or A
+      hrefSeen = false;
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
+    onattribname(start, end) {
+      // A browser follows the first href of a tag; a repeated one is ignored, so left as it is.
+      const isHref = inAnchor && !hrefSeen && end - start === 4 && html.slice(start, end).toLowerCase() === 'href';
+      attribute = isHref ? { start, value: '' } : undefined;
+      if (isHref) hrefSeen = true;
+    },
+    onattribdata(start, end) {
+      if (attribute) attribute.value += html.slice(start, end);
+    },
+    onattribentity(codePoint) {
+      if (attribute) attribute.value += String.fromCodePoint(codePoint);
+    },
+    onattribend(quote, endIndex) {
+      if (!attribute) return;
+      const url = attribute.value.trim();
+      if (/^https?:\/\//i.test(url) && !url.startsWith(unsubscribePrefix)) {
+        // A quoted value ends at its closing quote (endIndex points at it); an unquoted one just before endIndex.
+        const end = isQuoted(quote) ? endIndex + 1 : endIndex;
+        splices.push({ start: attribute.start, end, url });
+      }
+      attribute = undefined;
+    },
+    onopentagend: noop,
+    onselfclosingtag: noop,
+    onclosetag: noop,
+    ontext: noop,
+    ontextentity: noop,
+    oncomment: noop,
+    oncdata: noop,
+    ondeclaration: noop,
+    onprocessinginstruction: noop,
+    onend: noop,
+  };
+  const tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
+  tokenizer.write(html);
+  tokenizer.end();
   return splices;
 }
 
