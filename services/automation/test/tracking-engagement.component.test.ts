@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   campaignSendRequestedV1,
   campaignTestRequestedV1,
+  contactConfirmationRequestedV1,
   emailClickedV1,
   emailOpenedV1,
   trackingSecret,
@@ -195,6 +196,16 @@ describe('tracking at render and engagement records', () => {
     const emails = await harness.call<{ data: Array<{ kind: string; campaign_id: number | null; subject: string; clicks: number }> }>(account, 'GET', `/contacts/${contact.id}/emails`);
     expect(emails.body.data[0]).toMatchObject({ kind: 'campaign', campaign_id: campaignId, workflow_id: null, subject: 'News for Ada', outcome: 'sent', clicks: 1 });
     expect(emails.body.data).toHaveLength(2);
+  });
+
+  it('leaves the double opt-in email untracked, even with open tracking on', async () => {
+    const account = newAccountId();
+    await harness.call(account, 'PUT', '/tracking-settings', { link_tracking: true, open_tracking: true });
+    const contact = newContact({ subscribed: false });
+    await harness.publish(contactConfirmationRequestedV1, { account_id: account, contact, occurred_at: new Date().toISOString() });
+    const email = await waitFor(() => harness.sink.messagesTo(contact.email)[0], { what: 'confirmation email' });
+    expect(hrefsOf(email)[0]).toMatch(new RegExp(`^${harness.env.PUBLIC_BASE_URL}/confirm/v1\\.`));
+    expect(String(email.parsed.html)).not.toMatch(/\/t\/[co]\//);
   });
 
   it('leaves a campaign test email untracked', async () => {

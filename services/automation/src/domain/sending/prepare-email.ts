@@ -4,11 +4,14 @@ import type { WorkflowRun } from '../../data-access/runs.repository';
 import type { ClaimedSend, ClaimedSendWithContext } from '../../data-access/sends.repository';
 import type { StoredWorkflow } from '../../data-access/workflows.repository';
 import { templateScope } from '../rendering/template-scope';
+import { CONFIRMATION_WORKFLOW } from '../confirmation/confirmation-workflow';
 import { trackHtml } from '../tracking/track-links';
 import { signUnsubscribeToken, unsubscribeUrl } from '../unsubscribe/unsubscribe-token';
 import type { SendContext } from './send-context';
 import { whyNotSend } from './suppression-check';
 import type { WorkflowCache } from './workflow-cache';
+
+const UNTRACKED = { link_tracking: false, open_tracking: false };
 
 export type Prepared =
   | { kind: 'skip'; reason: string; workflow: StoredWorkflow | undefined; contact: ProjectedContact | undefined }
@@ -56,7 +59,9 @@ export async function prepareEmail(ctx: SendContext, send: ClaimedSend, loaded: 
     unsubscribeUrl: link,
   });
   const rendered = await ctx.renderer.render(step, scope, link);
-  const tracking = { publicBaseUrl: ctx.publicBaseUrl, secret: ctx.tracking.secret, settings: await ctx.tracking.settings.get(send.account_id) };
+  // The double opt-in email is consent, not marketing: its confirm link stays a link of ours, untracked.
+  const settings = workflow.name === CONFIRMATION_WORKFLOW ? UNTRACKED : await ctx.tracking.settings.get(send.account_id);
+  const tracking = { publicBaseUrl: ctx.publicBaseUrl, secret: ctx.tracking.secret, settings };
   // The text part was made from the untracked HTML: it keeps the original addresses.
   const html = rendered.html === undefined ? undefined : trackHtml(rendered.html, { ...target, sentAt: Math.floor(Date.now() / 1000) }, tracking);
   return {
