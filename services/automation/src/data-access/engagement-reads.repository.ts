@@ -66,14 +66,14 @@ const outcomeOf = (state: string) => `CASE ${state} WHEN 'sent' THEN 'sent' WHEN
 export async function contactEmails(db: Queryable, accountId: number, contactId: number, limit: number): Promise<ContactEmail[]> {
   const { rows } = await db.query<ContactEmail & { at: Date }>({
     name: 'automation.contact-emails',
-    text: `(SELECT 'workflow' AS kind, s.workflow_id::int AS workflow_id, w.name AS workflow_name, s.step_id, NULL::int AS campaign_id,
+    text: `(SELECT 'workflow' AS kind, s.workflow_id, w.name AS workflow_name, s.step_id, NULL::bigint AS campaign_id,
                    s.subject, ${outcomeOf('s.state')} AS outcome, s.sent_at, s.first_opened_at, s.first_clicked_at, s.clicks,
                    coalesce(s.sent_at, s.updated_at) AS at
               FROM sends s LEFT JOIN workflows w ON w.id = s.workflow_id
              WHERE s.account_id = $1 AND s.contact_id = $2
              ORDER BY at DESC LIMIT $3)
            UNION ALL
-           (SELECT 'campaign', NULL, NULL, NULL, c.campaign_id::int, c.subject, ${outcomeOf('c.state')}, c.sent_at,
+           (SELECT 'campaign', NULL, NULL, NULL, c.campaign_id, c.subject, ${outcomeOf('c.state')}, c.sent_at,
                    c.first_opened_at, c.first_clicked_at, c.clicks, coalesce(c.sent_at, c.updated_at)
               FROM campaign_sends c
              WHERE c.account_id = $1 AND c.contact_id = $2
