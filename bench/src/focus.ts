@@ -11,13 +11,14 @@ import { CLOSED_LOOP_FOCUS, focusClosedLoop, type ClosedLoopFocus } from './focu
 import { focusDrain } from './focus-drain';
 import { focusEmail } from './focus-email';
 import { focusList } from './focus-list';
+import { focusSegment } from './focus-segment';
 import { measureNodemailerBaseline } from './nodemailer-baseline';
 import { createBenchAccount } from './operator-setup';
 import { memoryMb } from './proc-stats';
 import { forgetSinkMessages } from './sink-arrivals';
 import { startStack } from './start-stack';
 
-const SCENARIOS = ['webhook', 'campaign', 'email', 'drain', 'list', ...(Object.keys(CLOSED_LOOP_FOCUS) as ClosedLoopFocus[])] as const;
+const SCENARIOS = ['webhook', 'campaign', 'email', 'drain', 'list', 'segment', ...(Object.keys(CLOSED_LOOP_FOCUS) as ClosedLoopFocus[])] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const isClosedLoop = (scenario: Scenario): scenario is ClosedLoopFocus => scenario in CLOSED_LOOP_FOCUS;
@@ -34,6 +35,7 @@ async function main(scenario: Scenario): Promise<string[]> {
     const pids = new Map(stack.services.map((service) => [service.name, service.pid]));
     if (isClosedLoop(scenario)) return await focusClosedLoop({ config, stack, account, cleanup, settler, focus: scenario, log });
     if (scenario === 'list') return await focusList({ config, stack, account, cleanup, settler, log });
+    if (scenario === 'segment') return await focusSegment({ config, stack, account, cleanup, settler, log });
     if (scenario === 'email') return await focusEmail({ config, stack, account, cleanup, settler, log });
     if (scenario === 'drain') return await focusDrain({ config, stack, account, settler, log, pids });
     if (scenario === 'webhook') {

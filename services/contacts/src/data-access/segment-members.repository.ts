@@ -16,14 +16,21 @@ export async function countSegment(db: Queryable, accountId: number, rule: Segme
   return rows[0]!.count;
 }
 
-/** The newest few contacts the rule selects, for a preview. */
-export async function sampleSegment(db: Queryable, accountId: number, rule: SegmentGroup, limit: number): Promise<SegmentSampleRow[]> {
+/**
+ * How many contacts the rule selects and the newest `sampleSize` of them, from one evaluation:
+ * the members' ids once (materialised), counted and the last few read back.
+ */
+export async function previewSegment(db: Queryable, accountId: number, rule: SegmentGroup, sampleSize: number): Promise<{ count: number; sample: SegmentSampleRow[] }> {
   const { where, values } = segmentSql(accountId, rule);
-  const { rows } = await db.query<SegmentSampleRow>(
-    `SELECT c.id, c.email, c.first_name, c.last_name FROM contacts c WHERE ${where} ORDER BY c.id DESC LIMIT ${Math.trunc(limit)}`,
+  const { rows } = await db.query<{ count: number; sample: SegmentSampleRow[] }>(
+    `WITH members AS MATERIALIZED (SELECT c.id FROM contacts c WHERE ${where})
+     SELECT (SELECT count(*)::int FROM members) AS count,
+            (SELECT coalesce(json_agg(json_build_object('id', s.id, 'email', s.email, 'first_name', s.first_name, 'last_name', s.last_name) ORDER BY s.id DESC), '[]'::json)
+               FROM (SELECT c.id, c.email, c.first_name, c.last_name FROM contacts c
+                      WHERE c.id IN (SELECT id FROM members ORDER BY id DESC LIMIT ${Math.trunc(sampleSize)})) s) AS sample`,
     values,
   );
-  return rows;
+  return rows[0]!;
 }
 
 /** One page of the members' ids, ascending, after `after` (keyset: stable while contacts come and go). */

@@ -1,5 +1,5 @@
 import { notFound, type Pool } from '@mailer/shared';
-import { countSegment, sampleSegment, segmentMemberIds } from '../../data-access/segment-members.repository';
+import { countSegment, previewSegment, segmentMemberIds } from '../../data-access/segment-members.repository';
 import {
   deleteSegment,
   findSegment,
@@ -35,10 +35,7 @@ export async function removeSegment(pool: Pool, accountId: number, id: number): 
 }
 
 /** How many contacts a rule selects now, and the newest few of them. */
-export async function previewRule(pool: Pool, accountId: number, rule: SegmentGroup) {
-  const [count, sample] = await Promise.all([countSegment(pool, accountId, rule), sampleSegment(pool, accountId, rule, PREVIEW_SAMPLE_SIZE)]);
-  return { count, sample };
-}
+export const previewRule = (pool: Pool, accountId: number, rule: SegmentGroup) => previewSegment(pool, accountId, rule, PREVIEW_SAMPLE_SIZE);
 
 export async function countSegmentMembers(pool: Pool, accountId: number, id: number): Promise<number> {
   return countSegment(pool, accountId, (await getSegment(pool, accountId, id)).rule);
