@@ -4,6 +4,8 @@ import type { WebConfig } from './config';
 import { AccountFiguresClient } from './data-access/account-figures.client';
 import { AutomationClient } from './data-access/automation.client';
 import { CampaignsClient } from './data-access/campaigns.client';
+import { EngagementClient } from './data-access/engagement.client';
+import { SegmentsClient } from './data-access/segments.client';
 import { ContactsClient } from './data-access/contacts.client';
 import { GatewayClient } from './data-access/gateway.client';
 import { PasswordResetClient } from './data-access/password-reset.client';
@@ -48,6 +50,8 @@ export async function startWebService(config: WebConfig, logger: Logger) {
       campaigns: new CampaignsClient(clients.campaigns),
       automation: new AutomationClient(clients.automation),
       figures: new AccountFiguresClient(clients.automation),
+      engagement: new EngagementClient(clients.automation),
+      segments: new SegmentsClient(clients.contacts),
       webhooks: new WebhooksClient(clients.webhooks),
       doubleOptIn: new DoubleOptInClient(clients.contacts, clients.automation),
       passwordReset: new PasswordResetClient(clients.gateway, clients.automation),

@@ -33,7 +33,8 @@ export interface ContactHistory {
 }
 
 export interface DashboardSends {
-  daily: Array<{ day: string; sent: number; failed: number; skipped: number }>;
+  /** `opened` and `clicked`: emails first opened / first clicked that day by a reader. */
+  daily: Array<{ day: string; sent: number; failed: number; skipped: number; opened: number; clicked: number }>;
   workflows_active: number;
   campaigns_in_flight: number;
   recent_failures: HistoryEntry[];

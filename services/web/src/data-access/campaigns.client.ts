@@ -27,7 +27,8 @@ export interface CampaignDetail extends CampaignSummary {
   text: string | null;
   from_name: string | null;
   from_address: string | null;
-  audience: { tags: string[]; match: 'any' | 'all' };
+  /** A segment, when set, chooses the recipients and the tags are ignored. */
+  audience: { tags: string[]; match: 'any' | 'all'; segment_id?: number | null };
   paused: boolean;
   failure_reason: string | null;
   approved_at: string | null;
@@ -49,6 +50,33 @@ export interface CampaignInput {
   text_body: string | null;
   audience_tags: string[];
   audience_match: 'any' | 'all';
+  audience_segment_id: number | null;
+}
+
+/** A campaign's engagement as the campaigns service counts it; rates are fractions of delivered. */
+export interface CampaignReport {
+  campaign_id: number;
+  name: string;
+  status: CampaignStatus;
+  total_recipients: number;
+  sent: number;
+  delivered: number;
+  bounced: number;
+  failed: number;
+  unsubscribed: number;
+  opened_unique: number;
+  opened_total: number;
+  clicked_unique: number;
+  clicked_total: number;
+  machine_opens: number;
+  machine_clicks: number;
+  open_rate: number;
+  click_rate: number;
+  unsubscribe_rate: number;
+  bounce_rate: number;
+  /** 48 hours from the send's start, one entry per hour. */
+  timeline: Array<{ hour: number; opens: number; clicks: number }>;
+  links: Array<{ url: string; unique_clicks: number; total_clicks: number }>;
 }
 
 export interface SendingSettings {
@@ -112,6 +140,10 @@ export class CampaignsClient {
 
   drive(caller: Caller, id: number, action: DriveAction, sendAt?: string) {
     return this.send<CampaignDetail>(caller, 'POST', `${campaignPath(id)}/${action}`, sendAt === undefined ? {} : { send_at: sendAt });
+  }
+
+  async report(caller: Caller, id: string | number): Promise<CampaignReport> {
+    return expectOk<{ data: CampaignReport }>(await this.client.call(caller, 'GET', `${campaignPath(id)}/report`), 'campaign report').data;
   }
 
   async sendingSettings(caller: Caller): Promise<SendingSettings> {

@@ -4,6 +4,8 @@ import { activityRoutes } from '../pages/activity/activity.routes';
 import { campaignRoutes } from '../pages/campaigns/campaigns.routes';
 import { contactRoutes } from '../pages/contacts/contacts.routes';
 import { dashboardRoutes } from '../pages/dashboard/dashboard.routes';
+import { segmentRoutes } from '../pages/segments/segments.routes';
+import { trackingSettingsRoutes } from '../pages/settings/tracking-settings.routes';
 import { sendingSettingsRoutes } from '../pages/settings/sending-settings.routes';
 import { settingsRoutes } from '../pages/settings/settings.routes';
 import { webhooksRoutes } from '../pages/settings/webhooks.routes';
@@ -48,7 +50,9 @@ export function buildApp(deps: WebDeps): Express {
   pages.use('/campaigns', campaignRoutes(deps));
   pages.use('/workflows', workflowRoutes(deps));
   pages.use('/activity', activityRoutes(deps));
+  pages.use('/segments', segmentRoutes(deps));
   pages.use('/settings/sending', sendingSettingsRoutes(deps));
+  pages.use('/settings/tracking', trackingSettingsRoutes(deps));
   pages.use('/settings/webhooks', webhooksRoutes(deps));
   pages.use('/settings/double-opt-in', doubleOptInRoutes(deps));
   pages.use('/settings', settingsRoutes(deps));

@@ -5,6 +5,8 @@ import type { AutomationClient } from '../../data-access/automation.client';
 import type { CampaignsClient } from '../../data-access/campaigns.client';
 import type { ContactsClient } from '../../data-access/contacts.client';
 import type { GatewayClient } from '../../data-access/gateway.client';
+import type { EngagementClient } from '../../data-access/engagement.client';
+import type { SegmentsClient } from '../../data-access/segments.client';
 import type { DoubleOptInClient } from '../../data-access/double-opt-in.client';
 import type { PasswordResetClient } from '../../data-access/password-reset.client';
 import type { WebhooksClient } from '../../data-access/webhooks.client';
@@ -22,6 +24,10 @@ export interface WebDeps {
   automation: AutomationClient;
   /** Dashboard figures and a contact's history (automation). */
   figures: AccountFiguresClient;
+  /** Tracking settings, workflow step figures and a contact's emails (automation). */
+  engagement: EngagementClient;
+  /** Segments: saved rules and a rule's live preview (contacts). */
+  segments: SegmentsClient;
   /** Settings → Webhooks (the webhooks service); the dashboard also reads whether an endpoint is failing. */
   webhooks: WebhooksClient;
   /** Settings → Double opt-in: the switch and subscribe form (contacts), the confirmation email (automation). */

@@ -68,6 +68,15 @@ ul.tags { list-style: none; padding: 0; margin: 0; } .tags li.tag { display: inl
 .chart-axis { display: flex; justify-content: space-between; gap: .5rem; font-size: .8rem; color: var(--muted); }
 .legend { list-style: none; padding: 0; margin: .5rem 0 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
 .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .35rem; vertical-align: middle; }
+.swatch[data-color="opened"], .swatch[data-color="opens"] { background: #1f4fd1; } .swatch[data-color="clicked"], .swatch[data-color="clicks"] { background: #b45309; }
+ul.stats { list-style: none; padding: 0; } .stat .label { color: var(--muted); font-weight: 600; }
+h3 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
+.condition { display: flex; flex-wrap: wrap; gap: 0 1rem; align-items: flex-end; border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem .25rem; margin: 0 0 .75rem; }
+.condition .field { flex: 1 1 10rem; margin-bottom: .5rem; } .condition .remove { margin-bottom: .75rem; }
+.condition legend { font-weight: 600; }
+.preview-result { border-left: 4px solid var(--accent); background: #eef2ff; padding: .75rem 1rem; border-radius: 4px; margin-bottom: 1.5rem; }
+.preview-result .number { font-size: 1.6rem; font-weight: 700; }
+.toggle { display: flex; gap: .6rem; align-items: flex-start; margin-bottom: 1rem; } .toggle input { margin-top: .35rem; width: 1.1rem; height: 1.1rem; flex: none; } .toggle label { margin: 0; }
 .swatch[data-color="sent"] { background: #15803d; } .swatch[data-color="failed"] { background: #b42318; } .swatch[data-color="skipped"] { background: #8b95a1; }
 progress { width: 100%; max-width: 28rem; height: 1.25rem; display: block; margin-top: .25rem; }
 ul.runs, ul.failures { padding-left: 1.25rem; } ul.runs li, ul.failures li { margin-bottom: .4rem; }

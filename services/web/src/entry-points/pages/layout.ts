@@ -9,6 +9,7 @@ export interface Viewer {
 export const SECTIONS = [
   { id: 'dashboard', label: 'Dashboard', href: '/app' },
   { id: 'contacts', label: 'Contacts', href: '/app/contacts' },
+  { id: 'segments', label: 'Segments', href: '/app/segments' },
   { id: 'campaigns', label: 'Campaigns', href: '/app/campaigns' },
   { id: 'workflows', label: 'Workflows', href: '/app/workflows' },
   { id: 'activity', label: 'Activity', href: '/app/activity' },

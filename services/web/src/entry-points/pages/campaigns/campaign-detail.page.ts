@@ -1,8 +1,17 @@
-import type { CampaignDetail } from '../../../data-access/campaigns.client';
+import type { CampaignDetail, CampaignReport } from '../../../data-access/campaigns.client';
+import type { Segment } from '../../../data-access/segments.client';
 import { html } from '../html';
 import { csrfField, page, type Viewer } from '../layout';
 import { textField } from '../workflows/form-fields';
+import { campaignPerformance } from './campaign-performance';
 import { campaignProgressPartial } from './campaign-progress.partial';
+
+/** Who the campaign goes to, in words: a segment by name, or the tag rule. */
+export function audienceWords(campaign: CampaignDetail, segment: Pick<Segment, 'id' | 'name'> | undefined) {
+  if (campaign.audience.segment_id) return html`Members of the segment <a href="/app/segments/${campaign.audience.segment_id}">${segment?.name ?? `#${campaign.audience.segment_id}`}</a>`;
+  const tags = campaign.audience.tags;
+  return html`${tags.length === 0 ? 'All subscribed contacts' : `Contacts with ${campaign.audience.match} of: ${tags.join(', ')}`}`;
+}
 
 /** A campaign: live status and counts, what is allowed now, audience, preview, test send, schedule. */
 export function campaignDetailPage(options: {
@@ -10,13 +19,16 @@ export function campaignDetailPage(options: {
   campaign: CampaignDetail;
   /** Contacts the audience rule selects now; only before the send starts (afterwards the progress shows the recipients). */
   audienceCount: number | undefined;
+  /** The audience's segment, when it is one. */
+  segment?: Pick<Segment, 'id' | 'name'> | undefined;
+  /** Engagement figures, once the send has started. */
+  report?: CampaignReport | undefined;
   notice?: string | undefined;
   errors?: Record<string, string[]> | undefined;
   testTo?: string;
 }): string {
   const { campaign, viewer } = options;
   const errors = options.errors ?? {};
-  const tags = campaign.audience.tags;
   return page({
     title: campaign.name,
     section: 'campaigns',
@@ -26,13 +38,14 @@ export function campaignDetailPage(options: {
 ${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : ''}
 ${errors.form ? html`<div class="notice error" role="alert">${errors.form.join(' ')}</div>` : ''}
 ${campaignProgressPartial(campaign, viewer)}
+${options.report ? campaignPerformance(options.report) : ''}
 <div class="card">
 <h2>Content</h2>
 <dl>
 <dt>Subject</dt><dd>${campaign.subject}</dd>
 <dt>Preview text</dt><dd>${campaign.preview_text || '—'}</dd>
 <dt>From</dt><dd>${campaign.from_address ? `${campaign.from_name ?? ''} <${campaign.from_address}>` : 'The account’s sender'}</dd>
-<dt>Audience</dt><dd>${tags.length === 0 ? 'All subscribed contacts' : `Contacts with ${campaign.audience.match} of: ${tags.join(', ')}`}</dd>
+<dt>Audience</dt><dd>${audienceWords(campaign, options.segment)}</dd>
 ${options.audienceCount === undefined ? '' : html`<dt>Recipients now</dt><dd data-audience-count>${options.audienceCount}</dd>`}
 </dl>
 <p><a class="button secondary" href="/app/campaigns/${campaign.id}/preview">Preview for a contact</a></p>

@@ -1,4 +1,5 @@
 import type { CampaignDetail } from '../../../data-access/campaigns.client';
+import type { Segment } from '../../../data-access/segments.client';
 import { html } from '../html';
 import { csrfField, page, type Viewer } from '../layout';
 import { textArea, textField } from '../workflows/form-fields';
@@ -12,9 +13,11 @@ export interface CampaignForm {
   text: string;
   tags: string;
   match: 'any' | 'all';
+  /** The segment's id as the select sends it; empty: the tags choose. */
+  segment: string;
 }
 
-export const emptyCampaignForm = (): CampaignForm => ({ name: '', title: '', preview_text: '', html: '', text: '', tags: '', match: 'any' });
+export const emptyCampaignForm = (): CampaignForm => ({ name: '', title: '', preview_text: '', html: '', text: '', tags: '', match: 'any', segment: '' });
 
 export const formOfCampaign = (campaign: CampaignDetail): CampaignForm => ({
   name: campaign.name,
@@ -24,10 +27,11 @@ export const formOfCampaign = (campaign: CampaignDetail): CampaignForm => ({
   text: campaign.text ?? '',
   tags: campaign.audience.tags.join(', '),
   match: campaign.audience.match,
+  segment: campaign.audience.segment_id ? String(campaign.audience.segment_id) : '',
 });
 
 /** Compose (new) or edit (a draft): name, subject, preview text, HTML, optional text, audience tags. */
-export function campaignFormPage(options: { viewer: Viewer; form: CampaignForm; errors?: Record<string, string[]>; campaign?: CampaignDetail | undefined }): string {
+export function campaignFormPage(options: { viewer: Viewer; form: CampaignForm; segments: Segment[]; errors?: Record<string, string[]>; campaign?: CampaignDetail | undefined }): string {
   const { form, campaign } = options;
   const errors = options.errors ?? {};
   const general = errors.form ?? [];
@@ -45,7 +49,14 @@ ${textField({ id: 'c-preview-text', name: 'preview_text', label: 'Preview text',
 ${textArea({ id: 'c-html', name: 'html', label: 'HTML body', value: form.html, errors: errors.html, rows: 10 })}
 ${textArea({ id: 'c-text', name: 'text', label: 'Text body (optional)', value: form.text, errors: errors.text_body, rows: 4, hint: 'Made from the HTML when empty.' })}
 <fieldset class="row-group"><legend>Audience</legend>
-<p class="hint">Subscribed contacts that are not bounced or suppressed. Narrow it with tags, or leave empty for all of them.</p>
+<p class="hint">Subscribed contacts that are not bounced or suppressed: the members of a segment, or narrowed with tags (leave both empty for all of them).</p>
+<div class="field"><label for="c-segment">Segment</label>
+<select id="c-segment" name="segment"${errors.audience_segment_id ? html` aria-invalid="true" aria-describedby="c-segment-error"` : ''}>
+<option value="">No segment: use the tags below</option>
+${options.segments.map((segment) => html`<option value="${segment.id}"${String(segment.id) === form.segment ? html` selected` : ''}>${segment.name}</option>`)}
+</select>
+<p class="hint">A segment, when chosen, decides the recipients and the tags are ignored. <a href="/app/segments">Manage segments</a></p>
+${errors.audience_segment_id ? html`<p class="field-error" id="c-segment-error">${errors.audience_segment_id.join(' ')}</p>` : ''}</div>
 ${textField({ id: 'c-tags', name: 'tags', label: 'Tags (comma separated)', value: form.tags, errors: errors.audience_tags })}
 <div class="field inline"><input id="c-match-any" type="radio" name="match" value="any"${form.match === 'any' ? html` checked` : ''}><label for="c-match-any">Any of the tags</label></div>
 <div class="field inline"><input id="c-match-all" type="radio" name="match" value="all"${form.match === 'all' ? html` checked` : ''}><label for="c-match-all">All of the tags</label></div>

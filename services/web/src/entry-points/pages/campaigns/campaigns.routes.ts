@@ -6,6 +6,7 @@ import { callerOf, requireCsrf, viewerOf } from '../../http/session.middleware';
 import type { WebDeps } from '../../http/web-deps';
 import { campaignDetailPage } from './campaign-detail.page';
 import { campaignFormPage, emptyCampaignForm, formOfCampaign, type CampaignForm } from './campaign-form.page';
+import { campaignReportCsv } from './campaign-report-csv';
 import { campaignProgressPartial, notStarted } from './campaign-progress.partial';
 import { campaignPreviewPage } from './campaign-preview.page';
 import { campaignRecipientsPage } from './campaign-recipients.page';
@@ -25,7 +26,7 @@ const NOTICES: Record<string, string> = {
   'retry-failed': 'Retrying the recipients whose failure was temporary.',
   'test-sent': 'Test email on its way.',
 };
-const FIELDS = new Set(['name', 'title', 'preview_text', 'html', 'text_body', 'audience_tags', 'audience_match', 'to', 'send_at']);
+const FIELDS = new Set(['name', 'title', 'preview_text', 'html', 'text_body', 'audience_tags', 'audience_match', 'audience_segment_id', 'to', 'send_at']);
 
 const bodyOf = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
 const str = (req: Request, name: string) => {
@@ -57,6 +58,7 @@ function formOfBody(req: Request): CampaignForm {
     text: str(req, 'text'),
     tags: str(req, 'tags'),
     match: str(req, 'match') === 'all' ? 'all' : 'any',
+    segment: /^[1-9]\d{0,14}$/.test(str(req, 'segment')) ? str(req, 'segment') : '',
   };
 }
 
@@ -68,6 +70,7 @@ const inputOf = (form: CampaignForm): CampaignInput => ({
   text_body: form.text.trim() ? form.text : null,
   audience_tags: [...new Set(form.tags.split(',').map((tag) => tag.trim()).filter(Boolean))],
   audience_match: form.match,
+  audience_segment_id: form.segment ? Number(form.segment) : null,
 });
 
 /**
@@ -80,10 +83,16 @@ export function campaignRoutes(deps: WebDeps): Router {
   const router = Router();
 
   async function detail(req: Request, res: Response, campaign: CampaignDetail, extra: { status?: number; errors?: Record<string, string[]>; testTo?: string } = {}) {
-    // A count over every contact of the account: asked only while the audience is still a rule.
-    const count = notStarted(campaign) ? await deps.automation.audienceCount(callerOf(req, res), campaign.audience.tags, campaign.audience.match) : undefined;
+    const caller = callerOf(req, res);
+    const segmentId = campaign.audience.segment_id ?? null;
+    const [segment, count, report] = await Promise.all([
+      segmentId === null ? undefined : deps.segments.get(caller, segmentId).catch(() => undefined),
+      // A count over every contact of the account: asked only while the audience is still a rule.
+      notStarted(campaign) ? (segmentId === null ? deps.automation.audienceCount(caller, campaign.audience.tags, campaign.audience.match) : deps.segments.count(caller, segmentId)) : undefined,
+      notStarted(campaign) ? undefined : deps.campaigns.report(caller, campaign.id),
+    ]);
     const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
-    res.status(extra.status ?? 200).type('html').send(campaignDetailPage({ viewer: viewerOf(res), campaign, audienceCount: count, notice: done, errors: extra.errors, testTo: extra.testTo }));
+    res.status(extra.status ?? 200).type('html').send(campaignDetailPage({ viewer: viewerOf(res), campaign, audienceCount: count, segment, report, notice: done, errors: extra.errors, testTo: extra.testTo }));
   }
 
   router.get('/', async (req, res) => {
@@ -97,19 +106,26 @@ export function campaignRoutes(deps: WebDeps): Router {
     res.type('html').send(campaignRows(await deps.campaigns.list(callerOf(req, res), page, PER_PAGE), page).value);
   });
 
-  router.get('/new', (_req, res) => {
-    res.type('html').send(campaignFormPage({ viewer: viewerOf(res), form: emptyCampaignForm() }));
+  router.get('/new', async (req, res) => {
+    res.type('html').send(campaignFormPage({ viewer: viewerOf(res), form: emptyCampaignForm(), segments: await deps.segments.list(callerOf(req, res)) }));
   });
 
   router.post('/', requireCsrf, async (req, res) => {
     const form = formOfBody(req);
     const answer = await deps.campaigns.create(callerOf(req, res), inputOf(form));
-    if (isRefused(answer)) return void res.status(422).type('html').send(campaignFormPage({ viewer: viewerOf(res), form, errors: byField(answer.refused) }));
+    if (isRefused(answer)) return void res.status(422).type('html').send(campaignFormPage({ viewer: viewerOf(res), form, segments: await deps.segments.list(callerOf(req, res)), errors: byField(answer.refused) }));
     res.redirect(303, `/app/campaigns/${answer.id}?done=created`);
   });
 
   router.get('/:id', async (req, res) => {
     await detail(req, res, await deps.campaigns.get(callerOf(req, res), String(req.params.id)));
+  });
+
+  // The Performance section as a file: the metrics, then the links.
+  router.get('/:id/report.csv', async (req, res) => {
+    const report = await deps.campaigns.report(callerOf(req, res), String(req.params.id));
+    res.status(200).type('text/csv; charset=utf-8').set('Content-Disposition', `attachment; filename="campaign-${report.campaign_id}-report.csv"`);
+    res.send(campaignReportCsv(report));
   });
 
   // htmx: the live status and counts of one campaign.
@@ -119,7 +135,7 @@ export function campaignRoutes(deps: WebDeps): Router {
 
   router.get('/:id/edit', async (req, res) => {
     const campaign = await deps.campaigns.get(callerOf(req, res), String(req.params.id));
-    res.type('html').send(campaignFormPage({ viewer: viewerOf(res), form: formOfCampaign(campaign), campaign }));
+    res.type('html').send(campaignFormPage({ viewer: viewerOf(res), form: formOfCampaign(campaign), segments: await deps.segments.list(callerOf(req, res)), campaign }));
   });
 
   router.post('/:id', requireCsrf, async (req, res) => {
@@ -127,7 +143,7 @@ export function campaignRoutes(deps: WebDeps): Router {
     const campaign = await deps.campaigns.get(caller, String(req.params.id));
     const form = formOfBody(req);
     const answer = await deps.campaigns.update(caller, campaign.id, inputOf(form));
-    if (isRefused(answer)) return void res.status(422).type('html').send(campaignFormPage({ viewer: viewerOf(res), form, errors: byField(answer.refused), campaign }));
+    if (isRefused(answer)) return void res.status(422).type('html').send(campaignFormPage({ viewer: viewerOf(res), form, segments: await deps.segments.list(caller), errors: byField(answer.refused), campaign }));
     res.redirect(303, `/app/campaigns/${campaign.id}?done=saved`);
   });
 

@@ -1,5 +1,7 @@
 import type { ContactHistory, ContactRun, HistoryEntry } from '../../../data-access/account-figures.client';
 import type { Contact } from '../../../data-access/contacts.client';
+import type { ContactEmail } from '../../../data-access/engagement.client';
+import { contactEmailsCard } from './contact-emails';
 import { html, type SafeHtml } from '../html';
 import { csrfField, page, type Viewer } from '../layout';
 
@@ -67,8 +69,8 @@ function tagList(contact: Contact, viewer: Viewer): SafeHtml {
   )}</ul>`;
 }
 
-/** One contact: fields, tags (each removable), properties, their workflow runs and every email's outcome. */
-export function contactPage(options: { contact: Contact; history: ContactHistory; viewer: Viewer; notice?: string | undefined }): string {
+/** One contact: fields, tags (each removable), properties, the emails they were sent (subject, opens, clicks), their workflow runs and every event decision. */
+export function contactPage(options: { contact: Contact; history: ContactHistory; emails: ContactEmail[]; viewer: Viewer; notice?: string | undefined }): string {
   const { contact, history, viewer } = options;
   const properties = Object.entries(contact.custom_properties);
   return page({
@@ -92,6 +94,7 @@ ${contact.subscribed ? html`<form method="post" action="/app/contacts/${contact.
 <div class="card"><h2>Custom properties</h2>
 ${properties.length === 0 ? html`<p>None.</p>` : html`<dl>${properties.map(([key, value]) => html`<dt>${key}</dt><dd>${String(value)}</dd>`)}</dl>`}
 </div>
+${contactEmailsCard(options.emails)}
 <div class="card" id="runs"><h2>Workflow runs</h2>
 ${history.runs.length === 0 ? html`<p>No event has started a workflow for this contact.</p>` : html`<ul class="runs">${history.runs.map(runItem)}</ul>`}
 </div>

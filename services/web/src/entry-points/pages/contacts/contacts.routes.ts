@@ -84,8 +84,8 @@ export function contactRoutes(deps: WebDeps): Router {
     const caller = callerOf(req, res);
     // Another account's id is a 404 from the contacts service: it scopes by the signed identity.
     const contact = await deps.contacts.get(caller, String(req.params.id));
-    const history = await deps.figures.contactHistory(caller, contact.id);
-    res.type('html').send(contactPage({ contact, history, viewer: viewerOf(res), notice: NOTICES[String(req.query.done)] }));
+    const [history, emails] = await Promise.all([deps.figures.contactHistory(caller, contact.id), deps.engagement.contactEmails(caller, contact.id)]);
+    res.type('html').send(contactPage({ contact, history, emails, viewer: viewerOf(res), notice: NOTICES[String(req.query.done)] }));
   });
 
   router.get('/:id/edit', async (req, res) => {

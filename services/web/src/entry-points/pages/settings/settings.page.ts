@@ -3,14 +3,14 @@ import { html, type SafeHtml } from '../html';
 import { page, type Viewer } from '../layout';
 
 /** The settings pages share one sub-navigation under the main one. */
-export function settingsPage(options: { title: string; body: SafeHtml; viewer: Viewer; current: 'account' | 'api-keys' | 'password' | 'sending' | 'webhooks' | 'double-opt-in' }): string {
+export function settingsPage(options: { title: string; body: SafeHtml; viewer: Viewer; current: 'account' | 'api-keys' | 'password' | 'sending' | 'tracking' | 'webhooks' | 'double-opt-in' }): string {
   const link = (id: typeof options.current, href: string, label: string) =>
     html`<a href="${href}"${id === options.current ? html` aria-current="page"` : ''}>${label}</a>`;
   return page({
     title: options.title,
     viewer: options.viewer,
     section: 'settings',
-    body: html`<nav class="actions" aria-label="Settings">${link('account', '/app/settings/account', 'Account')} ${link('api-keys', '/app/settings/api-keys', 'API keys')} ${link('password', '/app/settings/password', 'Password')} ${link('sending', '/app/settings/sending', 'Sending')} ${link('webhooks', '/app/settings/webhooks', 'Webhooks')} ${link('double-opt-in', '/app/settings/double-opt-in', 'Double opt-in')}</nav>
+    body: html`<nav class="actions" aria-label="Settings">${link('account', '/app/settings/account', 'Account')} ${link('api-keys', '/app/settings/api-keys', 'API keys')} ${link('password', '/app/settings/password', 'Password')} ${link('sending', '/app/settings/sending', 'Sending')} ${link('tracking', '/app/settings/tracking', 'Tracking')} ${link('webhooks', '/app/settings/webhooks', 'Webhooks')} ${link('double-opt-in', '/app/settings/double-opt-in', 'Double opt-in')}</nav>
 ${options.body}`,
   });
 }

@@ -3,6 +3,8 @@ import { html, type SafeHtml } from '../html';
 import { csrfField, page, type Viewer } from '../layout';
 import { fieldMessages, invalidAttrs, textArea, textField } from './form-fields';
 import { CONDITION_OPS, withSpareRows, type FieldErrors, type StepRow, type WorkflowForm } from './workflow-form';
+import type { StepStats } from '../../../data-access/engagement.client';
+import { stepStatsCard } from './step-stats';
 
 const OP_LABELS: Record<(typeof CONDITION_OPS)[number], string> = {
   eq: 'equals',
@@ -48,7 +50,7 @@ ${fieldMessages(`step-${index}`, errors[`step_${index}_type`])}
 }
 
 /** Create or edit a workflow: trigger, conditions, fallbacks and steps, each problem next to its field. */
-export function workflowFormPage(options: { viewer: Viewer; form: WorkflowForm; errors?: FieldErrors; saved?: StoredWorkflow | undefined; notice?: string | undefined }): string {
+export function workflowFormPage(options: { viewer: Viewer; form: WorkflowForm; errors?: FieldErrors; saved?: StoredWorkflow | undefined; notice?: string | undefined; stepStats?: StepStats[] | undefined }): string {
   const { viewer, saved } = options;
   const errors = options.errors ?? {};
   const form = withSpareRows(options.form);
@@ -71,6 +73,7 @@ ${saved
 <a class="button secondary" href="/app/activity?workflow=${saved.id}">Activity</a>
 </div>`
   : ''}
+${options.stepStats ? stepStatsCard(options.stepStats) : ''}
 <form method="post" action="${action}" class="card" novalidate>${csrfField(viewer)}
 ${textField({ id: 'wf-name', name: 'name', label: 'Name', value: form.name, errors: errors.name, required: true, maxlength: 200 })}
 ${textField({ id: 'wf-event', name: 'trigger_event', label: 'Trigger event', value: form.event, errors: errors.trigger_event, required: true, maxlength: 100, hint: 'The event name that starts this workflow, exactly as your product sends it (e.g. signup).' })}

@@ -85,8 +85,10 @@ export function workflowRoutes(deps: WebDeps): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    const saved = await deps.automation.workflow(callerOf(req, res), String(workflowId(String(req.params.id))));
-    res.type('html').send(workflowFormPage({ viewer: viewerOf(res), form: formOfDocument(saved.definition), saved, notice: noticeOf(req) }));
+    const caller = callerOf(req, res);
+    const id = workflowId(String(req.params.id));
+    const [saved, stepStats] = await Promise.all([deps.automation.workflow(caller, String(id)), deps.engagement.stepStats(caller, id)]);
+    res.type('html').send(workflowFormPage({ viewer: viewerOf(res), form: formOfDocument(saved.definition), saved, notice: noticeOf(req), stepStats }));
   });
 
   router.post('/:id', requireCsrf, async (req, res) => {
