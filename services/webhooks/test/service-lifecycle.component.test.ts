@@ -20,7 +20,8 @@ describe('webhooks service lifecycle', () => {
       const unsigned = await fetch(`${service.url}/internal/v1/webhook-endpoints`);
       expect(unsigned.status).toBe(401);
       const fragment = (await (await fetch(`${service.url}/openapi-fragment.json`)).json()) as { webhooks: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
-      expect(Object.keys(fragment.webhooks)).toHaveLength(9);
+      expect(Object.keys(fragment.webhooks)).toHaveLength(11);
+      expect(fragment.components.schemas.EmailClickedWebhook).toBeDefined();
       expect(fragment.components.schemas.ContactCreatedWebhook).toBeDefined();
     } finally {
       await service.stop();

@@ -17,6 +17,8 @@ export const FACT_OF_WEBHOOK_EVENT: Record<WebhookEventType, WebhookFact['type']
   // An email.sent.v1 whose outcome is not `sent`.
   'email.failed': 'email.sent.v1',
   'email.bounced': 'contact.bounced.v1',
+  'email.opened': 'email.opened.v1',
+  'email.clicked': 'email.clicked.v1',
   'campaign.sent': 'campaign.sent.v1',
   'workflow.completed': 'workflow.completed.v1',
 };

@@ -10,6 +10,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'email.sent',
   'email.failed',
   'email.bounced',
+  'email.opened',
+  'email.clicked',
   'campaign.sent',
   'workflow.completed',
 ] as const;
@@ -41,6 +43,15 @@ const email = z.object({
   campaign_id: id.nullable(),
 });
 
+const engagement = z.object({
+  contact_id: id,
+  campaign_id: id.nullable(),
+  workflow_id: id.nullable().meta({ description: 'The workflow whose email it was; null for a campaign email.' }),
+  step: z.string().nullable(),
+  sent_at: z.string().meta({ description: 'When the email was rendered for sending.' }),
+  machine: z.boolean().meta({ description: 'The hit looks like a link scanner or mail proxy (within seconds of delivery, or a scanner by name): counted apart from readers.' }),
+});
+
 /** `data` of each event type, version 1. A change that is not additive gets a new version. */
 export const webhookDataSchemas = {
   'contact.created': z.object({ contact }),
@@ -50,6 +61,8 @@ export const webhookDataSchemas = {
   'email.sent': email,
   'email.failed': email,
   'email.bounced': z.object({ email: z.string(), reason: z.string().meta({ description: "The mail server's answer." }) }),
+  'email.opened': engagement,
+  'email.clicked': engagement.extend({ url: z.string().meta({ description: 'Where the link pointed.' }) }),
   'campaign.sent': z.object({
     campaign_id: id,
     name: z.string(),

@@ -4,6 +4,8 @@ import {
   contactCreatedV1,
   contactDeletedV1,
   contactUpdatedV1,
+  emailClickedV1,
+  emailOpenedV1,
   emailSentV1,
   workflowCompletedV1,
   type ContactSnapshot,
@@ -18,6 +20,8 @@ export const WEBHOOK_FACTS = [
   contactDeletedV1,
   contactBouncedV1,
   emailSentV1,
+  emailOpenedV1,
+  emailClickedV1,
   campaignSentV1,
   workflowCompletedV1,
 ] as const;
@@ -29,6 +33,8 @@ export type WebhookFact =
   | { type: 'contact.deleted.v1'; payload: MessageOf<typeof contactDeletedV1> }
   | { type: 'contact.bounced.v1'; payload: MessageOf<typeof contactBouncedV1> }
   | { type: 'email.sent.v1'; payload: MessageOf<typeof emailSentV1> }
+  | { type: 'email.opened.v1'; payload: MessageOf<typeof emailOpenedV1> }
+  | { type: 'email.clicked.v1'; payload: MessageOf<typeof emailClickedV1> }
   | { type: 'campaign.sent.v1'; payload: MessageOf<typeof campaignSentV1> }
   | { type: 'workflow.completed.v1'; payload: MessageOf<typeof workflowCompletedV1> };
 
@@ -42,6 +48,16 @@ const publicContact = (contact: ContactSnapshot) => ({
   bounced: contact.bounced,
   tags: contact.tags,
   custom_properties: contact.custom_properties,
+});
+
+/** What an open or a click says about its email; the contact's id, never its address (the hit did not carry it). */
+const engagementData = (hit: MessageOf<typeof emailOpenedV1>) => ({
+  contact_id: hit.contact_id,
+  campaign_id: hit.campaign_id ?? null,
+  workflow_id: hit.workflow_id ?? null,
+  step: hit.step ?? null,
+  sent_at: hit.sent_at,
+  machine: hit.machine,
 });
 
 /**
@@ -74,6 +90,14 @@ export function webhooksOfFact(fact: WebhookFact, factMessageId: string): Webhoo
       const { account_id, contact_id, message_id, workflow, step, outcome, occurred_at, campaign_id } = fact.payload;
       const data = { contact_id, message_id, workflow, step, campaign_id: campaign_id ?? null };
       return [webhookEvent(outcome === 'sent' ? 'email.sent' : 'email.failed', factMessageId, account_id, occurred_at, data)];
+    }
+    case 'email.opened.v1': {
+      const hit = fact.payload;
+      return [webhookEvent('email.opened', factMessageId, hit.account_id, hit.occurred_at, engagementData(hit))];
+    }
+    case 'email.clicked.v1': {
+      const hit = fact.payload;
+      return [webhookEvent('email.clicked', factMessageId, hit.account_id, hit.occurred_at, { ...engagementData(hit), url: hit.url })];
     }
     case 'campaign.sent.v1': {
       const { account_id, ...data } = fact.payload;

@@ -28,6 +28,14 @@ export function factsOfEveryKind(accountId: number): WebhookFact[] {
     { type: 'email.sent.v1', payload: { account_id: accountId, contact_id: 1, workflow: 'Welcome', step: 'hello', message_id: '<a@x>', outcome: 'sent', occurred_at: at } },
     { type: 'email.sent.v1', payload: { account_id: accountId, contact_id: 1, workflow: 'Welcome', step: 'later', message_id: '<b@x>', outcome: 'failed', occurred_at: at } },
     { type: 'contact.bounced.v1', payload: { account_id: accountId, email: 'c1@example.test', reason: '550 no such user', occurred_at: at } },
+    {
+      type: 'email.opened.v1',
+      payload: { hit_id: randomUUID(), account_id: accountId, contact_id: 1, campaign_id: 7, sent_at: at, occurred_at: at, machine: false },
+    },
+    {
+      type: 'email.clicked.v1',
+      payload: { hit_id: randomUUID(), account_id: accountId, contact_id: 1, workflow_id: 3, step: 'hello', sent_at: at, occurred_at: at, machine: true, url: 'https://example.test/a', link: 0 },
+    },
     { type: 'campaign.sent.v1', payload: { account_id: accountId, campaign_id: 7, name: 'News', total_recipients: 3, sent: 2, failed: 1, skipped: 0, sent_at: at } },
     { type: 'workflow.completed.v1', payload: { account_id: accountId, contact_id: 1, workflow: 'Welcome', last_step: 'later', last_step_outcome: 'failed', occurred_at: at } },
   ];

@@ -18,6 +18,8 @@ const SUMMARIES: Record<WebhookEventType, string> = {
   'email.sent': 'A workflow email was accepted by the mail server.',
   'email.failed': 'A workflow email failed for good (after its retries).',
   'email.bounced': 'The mail server refused an address permanently; the contact is marked bounced.',
+  'email.opened': 'A reader loaded an email\'s open pixel (only where the account tracks opens); `machine` marks a scanner or mail proxy.',
+  'email.clicked': 'A reader followed a tracked link of an email (a click implies an open); `machine` marks a link scanner.',
   'campaign.sent': 'A campaign finished sending; the final counts.',
   'workflow.completed': "A contact's run of a workflow reached its last email step's final outcome.",
 };
