@@ -55,11 +55,7 @@ export function buildApp(deps: ContactsAppDeps): Express {
   app.use('/internal/v1', requireIdentity(deps.signingSecret));
   app.use('/internal/v1', internalContactsRoutes({ pool: deps.pool, emailValidator: deps.emailValidator, logger: deps.logger }));
   app.use('/internal/v1', doubleOptInRoutes({ pool: deps.pool }));
-  // Segments: under /internal/v1 like every internal route, and at /internal/segments, the
-  // spelling the plan gave the account app and the senders.
-  const segments = segmentsRoutes({ pool: deps.pool });
-  app.use('/internal/v1/segments', segments);
-  app.use('/internal/segments', requireIdentity(deps.signingSecret), segments);
+  app.use('/internal/v1/segments', segmentsRoutes({ pool: deps.pool }));
   const forms = subscribeFormRoutes({ pool: deps.pool, emailValidator: deps.emailValidator, logger: deps.logger, redis: deps.redis });
   app.use('/internal/v1', forms.internalRoutes);
   // The hosted subscribe form: public, outside the signed prefixes (the gateway forwards /subscribe/*).
