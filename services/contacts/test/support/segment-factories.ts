@@ -64,14 +64,14 @@ export interface SegmentAnswer<T> {
 }
 
 /** Calls `/internal/v1/segments…` as the account app does: signed identity of the account. */
-export function segmentsApi(baseUrl: string, prefix = '/internal/v1/segments') {
+export function segmentsApi(baseUrl: string) {
   return async function call<T = { data: never; errors?: string[]; error?: string; details?: unknown }>(
     accountId: number,
     method: string,
     path: string,
     body?: unknown,
   ): Promise<SegmentAnswer<T>> {
-    const url = `${baseUrl}${prefix}${path}`;
+    const url = `${baseUrl}/internal/v1/segments${path}`;
     const sent = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { [IDENTITY_HEADER]: signedIdentityFor(accountId, { method, url, body: sent }) };
     if (sent !== undefined) headers['content-type'] = 'application/json';
