@@ -81,7 +81,8 @@ describe('tracking opens and clicks (issue #51)', () => {
     return id;
   }
 
-  it(
+  // Pending: the events service's /t/* endpoints and campaigns' engagement counts (issue #51).
+  it.skip(
     'counts a reader’s pixel and clicks once each, a scanner’s click apart, on the campaign page, in campaigns report and in webhooks; bad tokens get 404 and count nothing',
     async () => {
       const account = await product.anAccountWithKey();

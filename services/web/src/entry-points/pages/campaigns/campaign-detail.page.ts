@@ -22,7 +22,8 @@ export function campaignDetailPage(options: {
   /** The audience's segment, when it is one. */
   segment?: Pick<Segment, 'id' | 'name'> | undefined;
   /** Engagement figures, once the send has started. */
-  report?: CampaignReport | undefined;
+  /** null: the campaign has started but its figures could not be read now (the rest of the page still shows). */
+  report?: CampaignReport | null | undefined;
   notice?: string | undefined;
   errors?: Record<string, string[]> | undefined;
   testTo?: string;
@@ -38,7 +39,7 @@ export function campaignDetailPage(options: {
 ${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : ''}
 ${errors.form ? html`<div class="notice error" role="alert">${errors.form.join(' ')}</div>` : ''}
 ${campaignProgressPartial(campaign, viewer)}
-${options.report ? campaignPerformance(options.report) : ''}
+${options.report ? campaignPerformance(options.report) : options.report === null ? html`<section class="card" id="performance"><h2>Performance</h2><p class="hint">The figures cannot be read right now; reload the page in a moment.</p></section>` : ''}
 <div class="card">
 <h2>Content</h2>
 <dl>

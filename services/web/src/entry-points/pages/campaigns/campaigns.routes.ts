@@ -89,7 +89,8 @@ export function campaignRoutes(deps: WebDeps): Router {
       segmentId === null ? undefined : deps.segments.get(caller, segmentId).catch(() => undefined),
       // A count over every contact of the account: asked only while the audience is still a rule.
       notStarted(campaign) ? (segmentId === null ? deps.automation.audienceCount(caller, campaign.audience.tags, campaign.audience.match) : deps.segments.count(caller, segmentId)) : undefined,
-      notStarted(campaign) ? undefined : deps.campaigns.report(caller, campaign.id),
+      // The figures are one section of the page: when they cannot be read, the campaign still shows.
+      notStarted(campaign) ? undefined : deps.campaigns.report(caller, campaign.id).catch(() => null),
     ]);
     const done = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
     res.status(extra.status ?? 200).type('html').send(campaignDetailPage({ viewer: viewerOf(res), campaign, audienceCount: count, segment, report, notice: done, errors: extra.errors, testTo: extra.testTo }));
