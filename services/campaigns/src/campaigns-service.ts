@@ -3,6 +3,7 @@ import { Broker, createMetricsRegistry, createPool, inboxPruner, listen, logStar
 import type { CampaignsConfig } from './config';
 import { campaignsDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { buildApp } from './entry-points/api/app';
+import { consumeCampaignEngagement } from './entry-points/message-queue/campaign-engagement.consumer';
 import { consumeCampaignProgress } from './entry-points/message-queue/campaign-progress.consumer';
 import { campaignOutboxRelay } from './entry-points/workers/outbox-relay';
 import { scheduledCampaignsLoop } from './entry-points/workers/scheduled-campaigns';
@@ -10,6 +11,8 @@ import { scheduledCampaignsLoop } from './entry-points/workers/scheduled-campaig
 export interface CampaignsServiceHooks {
   /** Observes each campaign-progress message's fate (tests wait on it instead of sleeping). */
   onProgressOutcome?: (outcome: ConsumeOutcome, messageId: string | undefined) => void;
+  /** Observes each tracking hit's fate on campaigns.engagement. */
+  onEngagementOutcome?: (outcome: ConsumeOutcome, messageId: string | undefined) => void;
 }
 
 /** Composition root: migrate, connect, consume, serve. Returns the address and a graceful stop. */
@@ -27,6 +30,7 @@ export async function startCampaignsService(config: CampaignsConfig, logger: Log
     metrics,
   });
   consumeCampaignProgress({ broker, pool, logger, onOutcome: hooks.onProgressOutcome });
+  consumeCampaignEngagement({ broker, pool, logger, onOutcome: hooks.onEngagementOutcome });
   const relay = campaignOutboxRelay(pool, broker, logger, config.CAMPAIGNS_OUTBOX_POLL_MS);
   const scheduled = scheduledCampaignsLoop(pool, logger, config.CAMPAIGNS_SCHEDULER_POLL_MS, () => relay.wake());
   relay.start();

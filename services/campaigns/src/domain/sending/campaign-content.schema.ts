@@ -17,6 +17,8 @@ const contentFields = {
   from_address: z.string().max(254).email().nullable(),
   audience_tags: z.array(line(100).trim().min(1)).max(50),
   audience_match: z.enum(['any', 'all']),
+  /** A segment of the contacts service, which evaluates it; automation fails the send if it is gone by then. */
+  audience_segment_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullable(),
 };
 
 export const newCampaignSchema = z.object({
@@ -29,6 +31,7 @@ export const newCampaignSchema = z.object({
   from_address: contentFields.from_address.default(null),
   audience_tags: contentFields.audience_tags.default([]),
   audience_match: contentFields.audience_match.default('any'),
+  audience_segment_id: contentFields.audience_segment_id.default(null),
 });
 
 export const campaignChangesSchema = z.object(contentFields).partial();

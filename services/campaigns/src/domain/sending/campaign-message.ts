@@ -12,7 +12,9 @@ export const contentOf = (campaign: CampaignRecord, settings: SendingSettings): 
   from_address: campaign.from_address ?? settings.from_address,
 });
 
+/** The audience rule automation resolves; `segment_id` only when set, so a tag audience reads as before. */
 export const audienceOf = (campaign: CampaignRecord): CampaignAudience => ({
   tags: campaign.audience_tags,
   match: campaign.audience_match,
+  ...(campaign.audience_segment_id === null ? {} : { segment_id: campaign.audience_segment_id }),
 });

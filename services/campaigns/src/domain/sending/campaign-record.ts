@@ -14,12 +14,16 @@ export interface CampaignRecord {
   from_address: string | null;
   audience_tags: string[];
   audience_match: 'any' | 'all';
+  /** A segment of the contacts service; when set, its members are the recipients and the tags are ignored. */
+  audience_segment_id: number | null;
   failure_reason: string | null;
   paused: boolean;
   control_version: number;
   progress_counted_at: number;
   emails_sent: number;
   emails_failed: number;
+  /** Of emails_failed: refused as a bounce. */
+  emails_bounced: number;
   total_recipients: number;
   unsubscribes_count: number;
   send_at: Date | null;
@@ -41,4 +45,5 @@ export interface CampaignContentInput {
   from_address?: string | null | undefined;
   audience_tags?: string[] | undefined;
   audience_match?: 'any' | 'all' | undefined;
+  audience_segment_id?: number | null | undefined;
 }

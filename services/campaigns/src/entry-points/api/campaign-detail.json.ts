@@ -15,7 +15,7 @@ export function campaignDetailJson(campaign: CampaignRecord) {
     text: campaign.text_body,
     from_name: campaign.from_name,
     from_address: campaign.from_address,
-    audience: { tags: campaign.audience_tags, match: campaign.audience_match },
+    audience: { tags: campaign.audience_tags, match: campaign.audience_match, segment_id: campaign.audience_segment_id },
     paused: campaign.paused,
     failure_reason: campaign.failure_reason,
     approved_at: campaign.approved_at?.toISOString() ?? null,

@@ -3,6 +3,7 @@ import { bodyObject, identityOf, jsonBody, notFound, validationFailed, type Pool
 import { z } from 'zod';
 import { findCampaignRecord } from '../../data-access/campaign-records.repository';
 import { findSendingSettings, saveSendingSettings } from '../../data-access/sending-settings.repository';
+import { campaignReport } from '../../domain/reports/campaign-report';
 import { changeCampaignStatus, type DriveAction } from '../../domain/sending/change-campaign-status';
 import { createCampaign, updateCampaign } from '../../domain/sending/compose-campaign';
 import { testSendCampaign } from '../../domain/sending/test-send-campaign';
@@ -56,6 +57,10 @@ export function internalCampaignsRoutes(deps: { pool: Pool; onChange: () => void
   router.patch('/campaigns/:id', async (req, res) => {
     const campaign = await updateCampaign(deps.pool, accountOf(res), campaignId(req.params.id), bodyObject(req.body));
     res.json({ data: campaignDetailJson(campaign) });
+  });
+
+  router.get('/campaigns/:id/report', async (req, res) => {
+    res.json({ data: await campaignReport(deps.pool, accountOf(res), campaignId(req.params.id)) });
   });
 
   router.post('/campaigns/:id/test', async (req, res) => {
