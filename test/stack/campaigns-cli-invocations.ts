@@ -13,6 +13,7 @@ const LINE = {
   campaignsRecipients:
     'campaigns recipients --id ID [--outcome sent|failed|skipped|pending] [--after LEDGER_ID] [--limit N]',
   campaignsSettings: 'campaigns settings --account ID [--rate N] [--from-name N] [--from-address A]',
+  campaignsReport: 'campaigns report --id ID [--format csv]',
 };
 
 const content = (inputs: { html: string; text: string }, name: string) => [
@@ -84,10 +85,21 @@ export const CAMPAIGN_INVOCATIONS: Invocation[] = [
         preview_text: 'Launch preview',
         text: expect.stringContaining('plain'),
         from_name: 'Launch team',
-        audience: { tags: ['news', 'vip'], match: 'all' },
+        audience: { tags: ['news', 'vip'], match: 'all', segment_id: null },
       }),
     }),
     keeps: (json) => ({ campaign: valueAt(json, 'data', 'id') }),
+  },
+  // A draft's report: every figure zero (the report of a sent campaign is tested in services/campaigns).
+  {
+    line: LINE.campaignsReport,
+    args: (made) => ['campaigns', 'report', '--id', made('campaign')],
+    output: /^Campaign \d+ "Launch" \(draft\)\n[^]*^Delivered +0 *$/m,
+  },
+  {
+    line: LINE.campaignsReport,
+    args: (made) => ['campaigns', 'report', '--id', made('campaign'), '--format', 'csv'],
+    output: /^metric,value\r\ncampaign_id,\d+\r\nname,Launch\r\nstatus,draft\r\n[^]*\r\nurl,unique_clicks,total_clicks\r\n$/,
   },
   {
     line: LINE.campaignsUpdate,

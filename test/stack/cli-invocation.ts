@@ -21,6 +21,11 @@ interface PrintsJson {
   prints: (made: Lookup) => unknown;
 }
 
+/** Exit 0 and text on stdout that `output` matches: a command printing for people or spreadsheets, not JSON. */
+interface PrintsText {
+  output: RegExp;
+}
+
 /**
  * Exit 1 with this message on stderr: for a line whose subject cannot exist in this test (a contact,
  * a webhook delivery, a campaign that automation started sending). The parser accepted every option
@@ -37,7 +42,7 @@ export type Invocation = {
   args: (made: Lookup, inputs: Inputs) => string[];
   /** Values later invocations need, from this one's JSON. */
   keeps?: (json: unknown) => Partial<Record<Made, string>>;
-} & (PrintsJson | Refused);
+} & (PrintsJson | PrintsText | Refused);
 
 /** The value at `path` in parsed JSON, as text (ids are kept as the CLI arguments they become). */
 export function valueAt(json: unknown, ...path: Array<string | number>): string {

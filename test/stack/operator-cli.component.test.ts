@@ -61,6 +61,11 @@ async function runInvocation(
       throw new Error(`expected exit 1 and ${String(invocation.refusal)}: ${describeRun(args, run)}`);
     return;
   }
+  if ('output' in invocation) {
+    if (run.code !== 0 || !invocation.output.test(run.stdout))
+      throw new Error(`expected exit 0 and ${String(invocation.output)}: ${describeRun(args, run)}`);
+    return;
+  }
   let json: unknown;
   try {
     if (run.code !== 0)

@@ -1,11 +1,12 @@
 // The campaigns part of `npm run admin` (scripts/admin.mjs): `campaigns import FILE --account ID`
-// and the campaign commands (create, update, test, approve, send, pause, resume, cancel, retry-failed, settings).
+// and the campaign commands (create, update, test, approve, send, pause, resume, cancel, retry-failed, settings, report).
 import { parseArgs } from 'node:util';
 import { AppError, ConfigError, reportCliFailure, withServiceDatabase } from '@mailer/shared';
 import { loadCampaignsCliConfig } from '../config';
 import { campaignsDatabaseUrl, MIGRATIONS_DIR } from '../database';
 import { runCampaignCommand, type CommandOptions } from './campaign-commands';
 import { runImport, type CliIo } from './import-command';
+import { runReportCommand } from './report-command';
 
 const USAGE = [
   'usage: npm run admin -- campaigns import FILE --account ID',
@@ -18,6 +19,7 @@ const USAGE = [
   '       npm run admin -- campaigns send --id ID [--at ISO8601]',
   '       npm run admin -- campaigns recipients --id ID [--outcome sent|failed|skipped|pending] [--after LEDGER_ID] [--limit N]',
   '       npm run admin -- campaigns settings --account ID [--rate N] [--from-name N] [--from-address A]',
+  '       npm run admin -- campaigns report --id ID [--format csv]   (a table, or CSV)',
   '',
 ].join('\n');
 
@@ -36,6 +38,7 @@ const OPTIONS = {
   to: { type: 'string' },
   at: { type: 'string' },
   rate: { type: 'string' },
+  format: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -69,6 +72,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   resume: ['id'],
   cancel: ['id'],
   'retry-failed': ['id'],
+  report: ['id', 'format'],
 };
 
 /** Runs one CLI command and returns the exit code: 0 done, 1 refused or failed, 2 bad usage. */
@@ -128,10 +132,13 @@ async function campaignCommand(command: string, options: CommandOptions, io: Cli
       migrationsDir: MIGRATIONS_DIR,
       logLevel: config.LOG_LEVEL,
     };
-    const result = await withServiceDatabase(database, (pool) =>
-      runCampaignCommand(pool, command, options, io.cwd),
+    // JSON out, but the report: it is read by a person (a table) or a spreadsheet (CSV).
+    const output = await withServiceDatabase(database, async (pool) =>
+      command === 'report'
+        ? runReportCommand(pool, options)
+        : `${JSON.stringify(await runCampaignCommand(pool, command, options, io.cwd), null, 2)}\n`,
     );
-    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    io.stdout(output);
     return 0;
   } catch (error) {
     return reportCliFailure(io, error, USAGE, command);

@@ -24,6 +24,7 @@ export interface CommandOptions {
   to?: string | undefined;
   at?: string | undefined;
   rate?: string | undefined;
+  format?: string | undefined;
 }
 
 // Bad arguments: the CLI exits 2 with its usage text (one class for every service's CLI).
@@ -31,7 +32,7 @@ export { UsageError };
 
 const ID = /^[1-9][0-9]{0,14}$/;
 
-function positiveId(value: string | undefined, option: string): number {
+export function positiveId(value: string | undefined, option: string): number {
   if (value === undefined) throw new UsageError(`--${option} is required`);
   if (!ID.test(value)) throw new UsageError(`--${option} must be a positive integer id, got "${value}"`);
   return Number(value);
@@ -63,7 +64,7 @@ async function contentOf(options: CommandOptions, cwd: string): Promise<Record<s
 }
 
 /** The campaign's account: operator commands name a campaign by id alone. */
-async function accountOf(pool: Pool, id: number): Promise<number> {
+export async function campaignAccount(pool: Pool, id: number): Promise<number> {
   const account = await findCampaignAccount(pool, id);
   if (account === undefined) throw notFound('campaign');
   return account;
@@ -108,7 +109,7 @@ export async function runCampaignCommand(
     return { data: await saveSendingSettings(pool, accountId, settings) };
   }
   const id = positiveId(options.id, 'id');
-  const accountId = await accountOf(pool, id);
+  const accountId = await campaignAccount(pool, id);
   if (command === 'update')
     return {
       data: campaignDetailJson(await updateCampaign(pool, accountId, id, await contentOf(options, cwd))),
