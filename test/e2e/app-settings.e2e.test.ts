@@ -111,7 +111,7 @@ describe('account app: sign-in, settings and API keys in the browser (through th
     expect(missing?.headers()['content-type']).toMatch(/^text\/html/);
     await checkPage(page, 'not-found');
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual([
-      'Dashboard', 'Contacts', 'Campaigns', 'Workflows', 'Activity', 'Settings',
+      'Dashboard', 'Contacts', 'Segments', 'Campaigns', 'Workflows', 'Activity', 'Settings',
     ]);
     await context.close();
   });
