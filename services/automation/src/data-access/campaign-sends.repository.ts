@@ -172,6 +172,8 @@ export interface CampaignCounts {
   sent: number;
   failed: number;
   skipped: number;
+  /** Of `failed`: refused at RCPT with a 5xx (send-campaign-email records those as `bounced: …`). */
+  bounced: number;
   /** Not final yet: pending, claimed or waiting for a retry. */
   open: number;
   unsubscribes: number;
@@ -187,6 +189,7 @@ export async function countCampaignSends(db: Queryable, campaignId: number): Pro
                   count(*) FILTER (WHERE state = 'sent')::int AS sent,
                   count(*) FILTER (WHERE state = 'failed_permanent')::int AS failed,
                   count(*) FILTER (WHERE state = 'skipped')::int AS skipped,
+                  count(*) FILTER (WHERE state = 'failed_permanent' AND reason LIKE 'bounced:%')::int AS bounced,
                   count(*) FILTER (WHERE state IN ('pending', 'claimed', 'failed_transient'))::int AS open,
                   (SELECT count(*)::int FROM campaign_unsubscribes WHERE campaign_id = $1) AS unsubscribes,
                   (extract(epoch FROM clock_timestamp()) * 1e6)::bigint AS counted_at

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   Broker,
   BrokerUnavailableError,
+  campaignProgressV1,
   contactBouncedV1,
   contactUnsubscribeRequestedV1,
   createLogger,
@@ -82,6 +83,8 @@ export async function startAutomationHarness(database: string, options: { instan
   const broker = Broker.start({ url: env.AMQP_URL!, namespace: env.BROKER_NAMESPACE!, logger: silent, connectionName: 'automation-test' });
   const bounces: Array<MessageOf<typeof contactBouncedV1>> = [];
   const unsubscribes: Array<MessageOf<typeof contactUnsubscribeRequestedV1>> = [];
+  const progress: Array<MessageOf<typeof campaignProgressV1>> = [];
+  broker.consume({ queue: QUEUES.campaignsProgress.name, contracts: [campaignProgressV1], handle: async (m) => void progress.push(m.payload) });
   broker.consume({ queue: QUEUES.contactsBounces.name, contracts: [contactBouncedV1], handle: async (m) => void bounces.push(m.payload) });
   broker.consume({
     queue: QUEUES.contactsUnsubscribes.name,
@@ -100,6 +103,8 @@ export async function startAutomationHarness(database: string, options: { instan
     pool,
     bounces,
     unsubscribes,
+    /** Every campaign.progress.v1 automation published, in order. */
+    progress,
     /** The first instance's address (the one PUBLIC_BASE_URL names). */
     get url() {
       return instances[0]!.url;

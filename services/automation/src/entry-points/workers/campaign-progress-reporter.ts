@@ -59,6 +59,7 @@ export class CampaignProgressReporter {
           sent: counts.sent,
           failed: counts.failed,
           skipped: counts.skipped,
+          bounced: counts.bounced,
           unsubscribes: counts.unsubscribes,
           finished,
           failure_reason: failureReason,
