@@ -7,6 +7,7 @@ import {
   listen,
   logStarted,
   migrateDatabase,
+  SignedClient,
   stopInOrder,
   TableChangesListener,
   type Pool,
@@ -31,6 +32,7 @@ import { SendScheduler } from './entry-points/workers/send-scheduler';
 import { createTriggerRouting, type TriggerRouting } from './domain/routing/trigger-routing';
 import type { WorkflowWrites } from './domain/workflows/workflow-writes';
 import { SENDS_DUE_CHANNEL } from './data-access/enrolment.repository';
+import { SegmentMembersClient } from './data-access/segment-members.client';
 
 /** The safety net behind the other trigger-routing reconciles (a NOTIFY lost with its connection). */
 const TRIGGER_ROUTING_CHECK_MS = 60_000;
@@ -41,6 +43,8 @@ const TRIGGER_ROUTING_CHECK_MS = 60_000;
  * shared Postgres.
  */
 const DATABASE_CONNECTIONS = 26;
+/** A page of segment members is one evaluation of the rule in contacts: give a large account time. */
+const CONTACTS_TIMEOUT_MS = 30_000;
 
 /** A running automation service, as its composition root returns it (tests and tools name it). */
 export interface AutomationService {
@@ -103,7 +107,12 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     afterSend: () => relay.wake(),
   });
   const progress = new CampaignProgressReporter(pool, broker, logger, config.CAMPAIGN_PROGRESS_MS);
-  consumeCampaignCommands(broker, { ctx, onStarted: () => campaignSender.wake() });
+  const contacts = new SignedClient('contacts', config.CONTACTS_SERVICE_URL, config.INTERNAL_SIGNING_SECRET, CONTACTS_TIMEOUT_MS);
+  const campaignCommands = consumeCampaignCommands(broker, {
+    ctx,
+    segments: new SegmentMembersClient(contacts),
+    onStarted: () => campaignSender.wake(),
+  });
   relay.start();
   const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
   inbox.start();
@@ -135,6 +144,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     postgres: databaseUrl,
     rabbitmq: config.AMQP_URL,
     smtp: config.SMTP_URL,
+    contacts: config.CONTACTS_SERVICE_URL,
   });
   return {
     url: server.url,
@@ -147,6 +157,8 @@ export async function startAutomationService(config: AutomationConfig, logger: L
     workflowWrites: { pool, renderer: ctx.renderer, routes: triggerRouting },
     stop: () =>
       stopInOrder([
+        // First: a send request waiting for the contacts service gives up and is requeued.
+        async () => campaignCommands.stop(),
         () => server.close(),
         () => tableChanges.stop(),
         () => triggerRouting.stop(),
@@ -156,6 +168,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
         () => relay.stop(),
         () => inbox.stop(),
         () => broker.close(),
+        () => contacts.close(),
         async () => mailer.close(),
         () => pool.end(),
       ]),

@@ -48,6 +48,8 @@ export const automationEnvSchema = commonEnvSchema.extend({
   CAMPAIGN_SEND_CONCURRENCY: z.coerce.number().int().positive().optional(),
   /** How often a campaign in flight reports its counts to the campaigns service. */
   CAMPAIGN_PROGRESS_MS: envFields.positiveInt(500),
+  /** The contacts service's internal API: a campaign sent to a segment reads its members there. */
+  CONTACTS_SERVICE_URL: envFields.httpUrl.default('http://127.0.0.1:3010'),
 });
 
 /**

@@ -14,17 +14,30 @@ export interface CampaignDelivery {
   failure_reason: string | null;
 }
 
+/** Who may be sent a campaign at all, over the contacts projection `c` (docs/consent.md). */
+const CONSENTED = 'c.subscribed AND NOT c.bounced AND NOT c.deleted AND c.suppression IS NULL';
+
 /**
- * Who receives a campaign, over the contacts projection `c`, given the parameter numbers of account,
- * lower-cased distinct tags and any|all. `lower_tags` (a migration) is the contact's tags lower-cased,
- * GIN-indexed: "any" is an overlap, "all" a containment.
+ * Who receives a tag-ruled campaign, over the contacts projection `c`, given the parameter numbers
+ * of account, lower-cased distinct tags and any|all. `lower_tags` (a migration) is the contact's
+ * tags lower-cased, GIN-indexed: "any" is an overlap, "all" a containment.
  */
-const audienceCondition = (account: string, tags: string, match: string) => `c.account_id = ${account} AND c.subscribed AND NOT c.bounced AND NOT c.deleted AND c.suppression IS NULL
+const audienceCondition = (account: string, tags: string, match: string) => `c.account_id = ${account} AND ${CONSENTED}
         AND (cardinality(${tags}::text[]) = 0
              OR (${match}::text = 'any' AND lower_tags(c.tags) && ${tags}::text[])
              OR (${match}::text = 'all' AND lower_tags(c.tags) @> ${tags}::text[]))`;
 
+/** The deterministic Message-ID of a campaign's email to `c`, given the parameter numbers of campaign and mail domain. */
+const messageIdSql = (campaign: string, domain: string) =>
+  `'<' || substr(encode(sha256(convert_to('campaign:' || ${campaign}::text || ':' || c.contact_id::text, 'UTF8')), 'hex'), 1, 40) || '@' || ${domain}::text || '>'`;
+
 const audienceTags = (audience: CampaignAudience) => [...new Set(audience.tags.map((tag) => tag.trim().toLowerCase()))];
+
+/**
+ * The recipients as they are fixed when the send starts: the tag rule, evaluated here over the
+ * projection, or the member ids of a segment the contacts service evaluated (consent still checked here).
+ */
+export type FixedAudience = { kind: 'rule'; audience: CampaignAudience } | { kind: 'members'; contactIds: readonly number[] };
 
 /** How many contacts the audience rule selects now (the app's preview before sending). */
 export async function countAudience(db: Queryable, accountId: number, audience: CampaignAudience): Promise<number> {
@@ -35,17 +48,24 @@ export async function countAudience(db: Queryable, accountId: number, audience: 
   return rows[0]?.count ?? 0;
 }
 
+/** Whether a delivery of this campaign was started already (a redelivered send request). */
+export async function deliveryExists(db: Queryable, campaignId: number): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM campaign_deliveries WHERE campaign_id = $1', [campaignId]);
+  return rowCount === 1;
+}
+
 /**
- * Records the delivery and fixes its audience in one statement: a ledger row per subscribed, not
- * bounced, not deleted contact of the account (narrowed by tags, any or all, case-insensitively),
- * each with its deterministic Message-ID. Streams inside Postgres: no process holds the audience.
- * Idempotent: a redelivered request inserts nothing twice. Returns the rows inserted now.
+ * Records the delivery and fixes its audience: a ledger row per subscribed, not bounced, not
+ * deleted, not suppressed contact of the account that the audience selects (tags, any or all,
+ * case-insensitively; or a segment's member ids, joined to the projection so an id automation does
+ * not know, or may not email, gets no row), each with its deterministic Message-ID. Idempotent: a
+ * redelivered request inserts nothing twice. Returns the rows inserted now.
  */
 export async function startDelivery(
   client: PoolClient,
-  delivery: { campaignId: number; accountId: number; content: CampaignContent; audience: CampaignAudience; ratePerSecond: number | null },
+  delivery: { campaignId: number; accountId: number; content: CampaignContent; audience: FixedAudience; ratePerSecond: number | null },
   mailDomain: string,
-  /** Set when the delivery cannot start (an invalid template): recorded failed, with no recipients. */
+  /** Set when the delivery cannot start (an invalid template, a deleted segment): recorded failed, with no recipients. */
   failureReason?: string,
 ): Promise<number> {
   const inserted = await client.query(
@@ -54,17 +74,29 @@ export async function startDelivery(
     [delivery.campaignId, delivery.accountId, JSON.stringify(delivery.content), delivery.ratePerSecond, failureReason ? 'failed' : 'sending', failureReason ?? null],
   );
   if (inserted.rowCount === 0 || failureReason) return 0;
-  const tags = audienceTags(delivery.audience);
-  const { rowCount } = await client.query(
-    `INSERT INTO campaign_sends (campaign_id, account_id, contact_id, message_id)
-     SELECT $1::bigint, c.account_id, c.contact_id,
-            '<' || substr(encode(sha256(convert_to('campaign:' || $1::text || ':' || c.contact_id::text, 'UTF8')), 'hex'), 1, 40) || '@' || $5::text || '>'
-       FROM contacts c
-      WHERE ${audienceCondition('$2', '$3', '$4')}
-      ORDER BY c.contact_id
-     ON CONFLICT ON CONSTRAINT campaign_sends_once_key DO NOTHING`,
-    [delivery.campaignId, delivery.accountId, tags, delivery.audience.match, mailDomain],
-  );
+  const { audience } = delivery;
+  // Streams inside Postgres: the tag rule's audience is never held by this process.
+  const { rowCount } =
+    audience.kind === 'rule'
+      ? await client.query(
+          `INSERT INTO campaign_sends (campaign_id, account_id, contact_id, message_id)
+           SELECT $1::bigint, c.account_id, c.contact_id, ${messageIdSql('$1', '$5')}
+             FROM contacts c
+            WHERE ${audienceCondition('$2', '$3', '$4')}
+            ORDER BY c.contact_id
+           ON CONFLICT ON CONSTRAINT campaign_sends_once_key DO NOTHING`,
+          [delivery.campaignId, delivery.accountId, audienceTags(audience.audience), audience.audience.match, mailDomain],
+        )
+      : await client.query(
+          `INSERT INTO campaign_sends (campaign_id, account_id, contact_id, message_id)
+           SELECT $1::bigint, c.account_id, c.contact_id, ${messageIdSql('$1', '$4')}
+             FROM unnest($3::bigint[]) AS m (contact_id)
+             JOIN contacts c ON c.account_id = $2 AND c.contact_id = m.contact_id
+            WHERE ${CONSENTED}
+            ORDER BY c.contact_id
+           ON CONFLICT ON CONSTRAINT campaign_sends_once_key DO NOTHING`,
+          [delivery.campaignId, delivery.accountId, audience.contactIds, mailDomain],
+        );
   return rowCount ?? 0;
 }
 

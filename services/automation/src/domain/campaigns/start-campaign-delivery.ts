@@ -1,17 +1,41 @@
 import { withTransaction, type campaignSendRequestedV1, type MessageOf, type Pool } from '@mailer/shared';
-import { startDelivery } from '../../data-access/campaign-deliveries.repository';
+import { deliveryExists, startDelivery, type FixedAudience } from '../../data-access/campaign-deliveries.repository';
+import type { SegmentMembersClient } from '../../data-access/segment-members.client';
 import type { EmailRenderer } from '../rendering/render-email';
+
+type SendRequest = MessageOf<typeof campaignSendRequestedV1>;
+
+export interface CampaignDeliveryDeps {
+  pool: Pool;
+  renderer: EmailRenderer;
+  mailDomain: string;
+  segments: Pick<SegmentMembersClient, 'members'>;
+}
 
 /**
  * Campaigns asked to send: the audience is fixed now, as one ledger row per recipient written in
- * one transaction before any email goes out (a crash leaves all of them or none). A template that
- * does not parse fails the whole delivery up front instead of failing every recipient.
+ * one transaction before any email goes out (a crash leaves all of them or none). A segment's
+ * members are read from the contacts service first, every page of them, so no HTTP call runs
+ * inside the transaction; when contacts is away this throws `SegmentMembersUnavailable` having
+ * written nothing. A template that does not parse, or a segment that no longer exists, fails the
+ * whole delivery up front instead of failing every recipient. `requestId` names the work in
+ * contacts' logs.
  */
 export async function startCampaignDelivery(
-  deps: { pool: Pool; renderer: EmailRenderer; mailDomain: string },
-  request: MessageOf<typeof campaignSendRequestedV1>,
-): Promise<{ recipients: number; templateError?: string }> {
-  const templateError = checkTemplates(deps.renderer, request.content);
+  deps: CampaignDeliveryDeps,
+  request: SendRequest,
+  requestId: string,
+): Promise<{ recipients: number; failureReason?: string }> {
+  // A redelivered request finds its delivery started: its audience was fixed then, not read again.
+  if (await deliveryExists(deps.pool, request.campaign_id)) return { recipients: 0 };
+  let failureReason = checkTemplates(deps.renderer, request.content);
+  let audience: FixedAudience = { kind: 'rule', audience: request.audience };
+  const segmentId = request.audience.segment_id;
+  if (!failureReason && segmentId) {
+    const members = await deps.segments.members({ accountId: request.account_id, requestId }, segmentId);
+    if (members.found) audience = { kind: 'members', contactIds: members.contactIds };
+    else failureReason = 'segment not found';
+  }
   const started = await withTransaction(deps.pool, async (client) => {
     const recipients = await startDelivery(
       client,
@@ -19,13 +43,13 @@ export async function startCampaignDelivery(
         campaignId: request.campaign_id,
         accountId: request.account_id,
         content: request.content,
-        audience: request.audience,
+        audience,
         ratePerSecond: request.rate_per_second,
       },
       deps.mailDomain,
-      templateError,
+      failureReason,
     );
-    return templateError ? { recipients, templateError } : { recipients };
+    return failureReason ? { recipients, failureReason } : { recipients };
   });
   // The planner's idea of the ledger would otherwise stay at its size before this audience until
   // autovacuum comes by, and it would plan the claims of a 100k send as for a handful of rows.
@@ -36,7 +60,7 @@ export async function startCampaignDelivery(
 
 const ANALYZE_AFTER_RECIPIENTS = 1000;
 
-function checkTemplates(renderer: EmailRenderer, content: MessageOf<typeof campaignSendRequestedV1>['content']): string | undefined {
+function checkTemplates(renderer: EmailRenderer, content: SendRequest['content']): string | undefined {
   const parts: Array<[string, string | null, 'html' | 'text']> = [
     ['subject', content.subject, 'text'],
     ['html', content.html, 'html'],
