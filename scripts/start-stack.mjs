@@ -47,7 +47,12 @@ const services = {
   automation: {
     dir: 'services/automation',
     args: withFlags('automation'),
-    env: { PORT: ports.automation, PUBLIC_BASE_URL: publicBaseUrl, ...(localInbox ? { SMTP_URL: `smtp://127.0.0.1:${ports.inboxSmtp}` } : {}) },
+    env: {
+      PORT: ports.automation,
+      PUBLIC_BASE_URL: publicBaseUrl,
+      CONTACTS_SERVICE_URL: env.CONTACTS_SERVICE_URL ?? internal('contacts'),
+      ...(localInbox ? { SMTP_URL: `smtp://127.0.0.1:${ports.inboxSmtp}` } : {}),
+    },
   },
   web: {
     dir: 'services/web',

@@ -49,6 +49,7 @@ export const REQUIRED_ENV: Record<Service, readonly EnvRequirement[]> = {
     'SMTP_URL',
     'MAIL_FROM',
     'PUBLIC_BASE_URL',
+    'CONTACTS_SERVICE_URL',
   ],
   web: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'GATEWAY_INTERNAL_URL', 'CONTACTS_SERVICE_URL', 'TRUST_PROXY'],
   webhooks: [SIGNING_SECRET, 'PORT', 'HOST', DATABASE, 'AMQP_URL'],

@@ -79,7 +79,8 @@ export async function startProduct(options: ProductOptions = {}) {
   let contacts: ContactsService = await startContactsService(loadContactsConfig(shared), logger('contacts'));
   const campaigns = await startCampaignsService(loadCampaignsConfig(shared), logger('campaigns'));
   const events: EventsService = await startEventsService(loadEventsConfig({ ...shared, ...options.eventsEnv }), logger('events'));
-  let automation: AutomationService = await startAutomationService(loadAutomationConfig(shared), logger('automation'));
+  // After contacts: a campaign sent to a segment reads its members from contacts' internal API.
+  let automation: AutomationService = await startAutomationService(loadAutomationConfig({ ...shared, CONTACTS_SERVICE_URL: contacts.url }), logger('automation'));
   const gateway = await startGatewayService(
     loadGatewayConfig({
       ...shared,
@@ -158,7 +159,7 @@ export async function startProduct(options: ProductOptions = {}) {
         contacts = await startContactsService(loadContactsConfig({ ...shared, PORT: port }), logger('contacts'));
         await contacts.broker.ready();
       } else {
-        automation = await startAutomationService(loadAutomationConfig({ ...shared, PORT: port }), logger('automation'));
+        automation = await startAutomationService(loadAutomationConfig({ ...shared, PORT: port, CONTACTS_SERVICE_URL: contacts.url }), logger('automation'));
         await automation.broker.ready();
       }
     };
