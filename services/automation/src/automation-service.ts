@@ -88,7 +88,7 @@ export async function startAutomationService(config: AutomationConfig, logger: L
   });
   consumeProductEvents(broker, { pool, mailDomain: ctx.mailDomain, scheduler });
   consumeContactFacts(broker, { pool });
-  consumeEngagement(broker, { pool });
+  consumeEngagement(broker, { pool, mailDomain: ctx.mailDomain });
   consumeConfirmationRequests(broker, {
     pool,
     mailDomain: ctx.mailDomain,

@@ -1,6 +1,6 @@
 import { classifySmtpError } from '../src/data-access/smtp-mailer';
 import { parseMailFrom } from '../src/mail-from';
-import { nextEmailStep } from '../src/domain/enrolment/next-email-step';
+import { nextStep } from '../src/domain/enrolment/next-step';
 import { stepMessageId } from '../src/domain/sending/message-id';
 import { signUnsubscribeToken, unsubscribeSecret, verifyUnsubscribeToken } from '../src/domain/unsubscribe/unsubscribe-token';
 import { conditionHolds } from '../src/domain/workflows/match-conditions';
@@ -51,9 +51,12 @@ describe('workflow format', () => {
       ],
     });
     expect(workflow.transactional).toBe(false);
-    expect(nextEmailStep(workflow, -1)).toEqual({ stepId: 'a', stepIndex: 1, delayMs: 60_000 });
-    expect(nextEmailStep(workflow, 1)).toEqual({ stepId: 'b', stepIndex: 4, delayMs: 3_630_000 });
-    expect(nextEmailStep(workflow, 4)).toBeUndefined();
+    expect(nextStep(workflow, -1)).toEqual({ stepId: 'a', stepIndex: 1, kind: 'email', delayMs: 60_000 });
+    expect(nextStep(workflow, 1)).toEqual({ stepId: 'b', stepIndex: 4, kind: 'email', delayMs: 3_630_000 });
+    expect(nextStep(workflow, 4)).toBeUndefined();
+    // A path that stops before "b" (a branch's other side) ends after the waits.
+    expect(nextStep(workflow, 1, 'b')).toBeUndefined();
+    expect(nextStep(workflow, -1, 'gone')).toEqual({ stepId: 'a', stepIndex: 1, kind: 'email', delayMs: 60_000 });
   });
 
   it('names each problem by its path in the document, which the account app places on its form fields', () => {

@@ -13,7 +13,9 @@ export type LogOutcome =
   | 'bounced'
   | 'reconciled'
   | 'unsubscribed'
-  | 'confirmed';
+  | 'confirmed'
+  /** A branch step decided; the reason names the side (`then: clicked "welcome" within 2d`). */
+  | 'branched';
 
 export interface LogEntry {
   accountId: number;

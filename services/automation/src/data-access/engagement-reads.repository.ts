@@ -70,7 +70,7 @@ export async function contactEmails(db: Queryable, accountId: number, contactId:
                    s.subject, ${outcomeOf('s.state')} AS outcome, s.sent_at, s.first_opened_at, s.first_clicked_at, s.clicks,
                    coalesce(s.sent_at, s.updated_at) AS at
               FROM sends s LEFT JOIN workflows w ON w.id = s.workflow_id
-             WHERE s.account_id = $1 AND s.contact_id = $2
+             WHERE s.account_id = $1 AND s.contact_id = $2 AND s.kind = 'email'
              ORDER BY at DESC LIMIT $3)
            UNION ALL
            (SELECT 'campaign', NULL, NULL, NULL, c.campaign_id, c.subject, ${outcomeOf('c.state')}, c.sent_at,

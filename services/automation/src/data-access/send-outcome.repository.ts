@@ -7,6 +7,7 @@ import type { ClaimedSend, SendOutcome } from './sends.repository';
 export interface NextStepRow {
   stepId: string;
   stepIndex: number;
+  kind: 'email' | 'branch';
   messageId: string;
   delayMs: number;
 }
@@ -44,10 +45,10 @@ export async function recordSendOutcomes(db: Pool | PoolClient, records: TracedS
     text: `WITH input AS (
        SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::text[],
                             $9::bigint[], $10::bigint[], $11::text[], $12::bigint[], $13::text[], $14::text[], $15::text[],
-                            $16::text[], $17::boolean[], $18::bigint[], $19::text[], $20::int[], $21::text[], $22::float8[], $27::text[])
+                            $16::text[], $17::boolean[], $18::bigint[], $19::text[], $20::int[], $21::text[], $22::float8[], $27::text[], $28::text[])
          WITH ORDINALITY AS i (id, attempts, state, reason, error, smtp_response, retry_ms, trace, account_id, contact_id, email,
                                workflow_id, step_id, log_outcome, log_reason, message_id, bounced, run_id, next_step, next_index,
-                               next_message, next_delay, subject, n)),
+                               next_message, next_delay, subject, next_kind, n)),
      outcome AS (
        UPDATE sends s
           SET state = i.state, reason = i.reason, subject = coalesce(i.subject, s.subject), last_error = coalesce(i.error, s.last_error), smtp_response = coalesce(i.smtp_response, s.smtp_response),
@@ -72,8 +73,8 @@ export async function recordSendOutcomes(db: Pool | PoolClient, records: TracedS
        UPDATE contacts c SET bounced = true, fact_at = greatest(c.fact_at, now()), updated_at = now()
          FROM recorded r WHERE r.bounced AND c.account_id = r.account_id AND c.contact_id = r.contact_id),
      next_step AS (
-       INSERT INTO sends (run_id, account_id, contact_id, workflow_id, step_id, step_index, message_id, due_at, trace_context)
-       SELECT run_id, account_id, contact_id, workflow_id, next_step, next_index, next_message,
+       INSERT INTO sends (run_id, account_id, contact_id, workflow_id, step_id, step_index, kind, message_id, due_at, trace_context)
+       SELECT run_id, account_id, contact_id, workflow_id, next_step, next_index, next_kind, next_message,
               now() + next_delay * interval '1 millisecond', trace
          FROM recorded WHERE next_step IS NOT NULL
        ON CONFLICT ON CONSTRAINT sends_once_key DO NOTHING)
@@ -105,6 +106,7 @@ export async function recordSendOutcomes(db: Pool | PoolClient, records: TracedS
       ]),
       ...columnsOf(facts, [(entry) => entry.n, () => randomUUID(), (entry) => entry.fact.type, (entry) => JSON.stringify(entry.fact.payload)]),
       records.map((r) => r.subject),
+      records.map((r) => r.next?.kind ?? null),
     ],
   });
   const recorded = new Set(rows.map((row) => Number(row.id)));

@@ -1,7 +1,8 @@
 import type { Pool } from '@mailer/shared';
 import type { ProjectedContact } from './contacts.repository';
 
-export type SendState = 'pending' | 'claimed' | 'sent' | 'failed_transient' | 'failed_permanent' | 'skipped';
+/** `waiting` and `branched` are a branch step's: waiting for a click until `due_at`, then decided. */
+export type SendState = 'pending' | 'claimed' | 'sent' | 'failed_transient' | 'failed_permanent' | 'skipped' | 'waiting' | 'branched';
 
 export interface ClaimedSend {
   id: number;
@@ -18,6 +19,8 @@ export interface ClaimedSend {
   previous_state: SendState;
   /** The traceparent of the work that scheduled the step (a delayed send continues its trace). */
   trace_context: string | null;
+  /** Where the path the run took at its last branch ends (a step id; workflow_runs.stop_before). Absent or null: the end of the steps. */
+  stop_before?: string | null;
 }
 
 /** A claimed row with what sending it needs, read by the claim itself. */
@@ -31,16 +34,16 @@ export interface ClaimedSendWithContext extends ClaimedSend {
 }
 
 /**
- * Claims up to `limit` due rows for `instance`: pending or retrying rows whose time has come, and
- * claims whose lease expired. SKIP LOCKED lets any number of instances claim side by side; each row
- * goes to exactly one of them. The same statement reads each row's contact, event and workflow
+ * Claims up to `limit` due rows for `instance`: pending or retrying rows whose time has come,
+ * claims whose lease expired, and branch steps whose wait for a click ended. SKIP LOCKED lets any
+ * number of instances claim side by side; each row goes to exactly one of them. The same statement reads each row's contact, event and workflow
  * version, so a send needs no further reads (suppression is as fresh as the claim).
  */
 export async function claimDueSends(pool: Pool, instance: string, limit: number, leaseMs: number): Promise<ClaimedSendWithContext[]> {
   const { rows } = await pool.query<ClaimedSendWithContext>({
     name: 'automation.claim-due-sends',
-    // Lapsed leases and due rows are found by two ordered scans of their own partial indexes, each
-    // stopped at the limit. As one `OR` they were planned as a scan of every pending row and a sort
+    // Lapsed leases, due rows and branches done waiting are found by ordered scans of their own
+    // partial indexes, each stopped at the limit. As one `OR` they were planned as a scan of every pending row and a sort
     // (2 ms a claim with 10k due, paid again by every claim of a backlog).
     text: `WITH lapsed AS (
              SELECT id, state, run_id, workflow_id, account_id, contact_id FROM sends
@@ -54,8 +57,15 @@ export async function claimDueSends(pool: Pool, instance: string, limit: number,
               ORDER BY due_at
               LIMIT $3
               FOR UPDATE SKIP LOCKED
+           ), waited AS (
+             -- Branch steps whose wait for a click is over: decided now (domain/branching).
+             SELECT id, state, run_id, workflow_id, account_id, contact_id FROM sends
+              WHERE state = 'waiting' AND due_at <= now()
+              ORDER BY due_at
+              LIMIT $3
+              FOR UPDATE SKIP LOCKED
            ), candidates AS (
-             SELECT * FROM lapsed UNION ALL SELECT * FROM due LIMIT $3
+             SELECT * FROM lapsed UNION ALL SELECT * FROM due UNION ALL SELECT * FROM waited LIMIT $3
            )
            UPDATE sends s
         SET state = 'claimed', attempts = s.attempts + 1, claimed_by = $1,
@@ -66,7 +76,7 @@ export async function claimDueSends(pool: Pool, instance: string, limit: number,
        LEFT JOIN contacts c ON c.account_id = due.account_id AND c.contact_id = due.contact_id
       WHERE s.id = due.id
   RETURNING s.id, s.run_id, s.account_id, s.contact_id, s.workflow_id, s.step_id, s.step_index, s.message_id, s.attempts,
-            due.state AS previous_state, s.trace_context, r.event_name, r.event_properties, w.updated_at AS workflow_updated_at,
+            due.state AS previous_state, s.trace_context, r.event_name, r.event_properties, r.stop_before, w.updated_at AS workflow_updated_at,
             CASE WHEN c.contact_id IS NULL THEN NULL ELSE json_build_object(
               'account_id', c.account_id, 'contact_id', c.contact_id, 'email', c.email,
               'first_name', c.first_name, 'last_name', c.last_name, 'subscribed', c.subscribed,
@@ -79,7 +89,7 @@ export async function claimDueSends(pool: Pool, instance: string, limit: number,
 }
 
 export interface SendOutcome {
-  state: Exclude<SendState, 'pending' | 'claimed'>;
+  state: Exclude<SendState, 'pending' | 'claimed' | 'waiting' | 'branched'>;
   reason?: string | undefined;
   error?: string | undefined;
   smtpResponse?: string | undefined;

@@ -13,7 +13,7 @@ export type EngagementHit =
  * also counts on its link and wakes what waits on it; a machine's hit only counts as one. A hit
  * for an email the ledger does not hold (deleted with its workflow) is dropped.
  */
-export async function recordEngagement(pool: Pool, hit: EngagementHit): Promise<void> {
+export async function recordEngagement(pool: Pool, hit: EngagementHit, deps: { mailDomain: string }): Promise<void> {
   const { payload } = hit;
   await withTransaction(pool, async (client) => {
     if (!(await claimMessage(client, `engagement:${payload.hit_id}`))) return;
@@ -29,6 +29,6 @@ export async function recordEngagement(pool: Pool, hit: EngagementHit): Promise<
     });
     if (!row || hit.kind !== 'click' || payload.machine) return;
     await countLinkClick(client, row.ledger, row.id, hit.payload.url, payload.occurred_at);
-    if (row.ledger === 'workflow') await afterWorkflowClick(client, row.id);
+    if (row.ledger === 'workflow') await afterWorkflowClick(client, row.id, deps);
   });
 }

@@ -5,7 +5,7 @@ import type { ImmediateSend } from '../sending/prepare-email';
 import { stepMessageId } from '../sending/message-id';
 import { whyNotEnrol } from '../sending/suppression-check';
 import { describeCondition, firstFailedCondition } from '../workflows/match-conditions';
-import { nextEmailStep } from './next-email-step';
+import { nextStep } from './next-step';
 import type { TriggeredWorkflowsCache } from './triggered-workflows-cache';
 
 export type EnrichedEvent = MessageOf<typeof productEventEnrichedV1>;
@@ -32,7 +32,8 @@ export interface EnrolmentOutcome {
 
 /** The matched workflow's row: its first email step and whether this instance sends it at once. */
 function matchedWorkflow(workflow: StoredWorkflow, event: EnrichedEvent, options: EnrolmentOptions): MatchedWorkflow {
-  const first = nextEmailStep(workflow.definition, -1);
+  // Always an email: a branch asks about an email before it (workflow-schema).
+  const first = nextStep(workflow.definition, -1);
   if (!first) return { workflowId: workflow.id };
   const ids = { accountId: event.account_id, contactId: event.contact.id, workflowId: workflow.id, stepId: first.stepId };
   return {

@@ -2,7 +2,7 @@ import { contactBouncedV1, currentTraceparent, emailSentV1, GroupCommit, workflo
 import { outboxFact, type OutboxFact } from '../../data-access/outbox.repository';
 import { recordSendOutcomes, type NextStepRow } from '../../data-access/send-outcome.repository';
 import type { ClaimedSend } from '../../data-access/sends.repository';
-import { nextEmailStep } from '../enrolment/next-email-step';
+import { nextStep } from '../enrolment/next-step';
 import { stepMessageId } from './message-id';
 import type { Finish } from './finish';
 import type { SendContext, SendOutcomeWriter } from './send-context';
@@ -55,18 +55,18 @@ function completionOf(send: ClaimedSend, finish: Finish, next: NextStepRow | und
   ];
 }
 
-/** The run's next email step once this one is done (sent, skipped, failed for good). */
+/** The run's next email or branch step once this one is done (sent, skipped, failed for good), on the path the run is on. */
 function nextStepOf(ctx: SendContext, send: ClaimedSend, finish: Finish): NextStepRow | undefined {
   if (finish.outcome.state === 'failed_transient' || !finish.workflow) return undefined;
   const definition = finish.workflow.definition;
   const position = definition.steps.findIndex((step) => step.id === send.step_id);
-  const next = nextEmailStep(definition, position >= 0 ? position : send.step_index);
+  const next = nextStep(definition, position >= 0 ? position : send.step_index, send.stop_before);
   if (!next) return undefined;
   const messageId = stepMessageId(
     { accountId: send.account_id, contactId: send.contact_id, workflowId: send.workflow_id, stepId: next.stepId },
     ctx.mailDomain,
   );
-  return { stepId: next.stepId, stepIndex: next.stepIndex, delayMs: next.delayMs, messageId };
+  return { stepId: next.stepId, stepIndex: next.stepIndex, kind: next.kind, delayMs: next.delayMs, messageId };
 }
 
 export type Recorded =

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { branchProblems } from './branch-rules';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -26,10 +27,24 @@ const emailStep = z
 
 export const DURATION = /^(\d{1,6})(s|m|h|d)$/;
 
+const durationText = z.string().regex(DURATION, 'must be a number and a unit: s, m, h or d (e.g. "2d")');
+
 const waitStep = z.strictObject({
   id: stepId,
   type: z.literal('wait'),
-  duration: z.string().regex(DURATION, 'must be a number and a unit: s, m, h or d (e.g. "2d")'),
+  duration: durationText,
+});
+
+/**
+ * Goes on at `then` when the contact clicked the email of step `if.clicked` (earlier in the
+ * workflow) within `if.within` of its sending, else at `else`, or ends there without one.
+ */
+const branchStep = z.strictObject({
+  id: stepId,
+  type: z.literal('branch'),
+  if: z.strictObject({ clicked: stepId, within: durationText }),
+  then: stepId,
+  else: stepId.optional(),
 });
 
 /** The workflow file format (docs/workflows.md), validated whole. */
@@ -42,7 +57,7 @@ export const workflowSchema = z
     }),
     transactional: z.boolean().default(false),
     fallbacks: z.record(z.string().min(1).max(100), scalar).default({}),
-    steps: z.array(z.discriminatedUnion('type', [emailStep, waitStep])).min(1).max(50),
+    steps: z.array(z.discriminatedUnion('type', [emailStep, waitStep, branchStep])).min(1).max(50),
   })
   .superRefine((workflow, ctx) => {
     const seen = new Set<string>();
@@ -53,11 +68,16 @@ export const workflowSchema = z
     if (!workflow.steps.some((step) => step.type === 'email')) {
       ctx.addIssue({ code: 'custom', message: 'a workflow needs at least one email step', path: ['steps'] });
     }
+    workflow.steps.forEach((step, index) => {
+      if (step.type !== 'branch') return;
+      for (const problem of branchProblems(workflow.steps, index, step)) ctx.addIssue({ code: 'custom', ...problem });
+    });
   });
 
 export type Workflow = z.output<typeof workflowSchema>;
 export type WorkflowStep = Workflow['steps'][number];
 export type EmailStep = Extract<WorkflowStep, { type: 'email' }>;
+export type BranchStep = Extract<WorkflowStep, { type: 'branch' }>;
 export type Condition = NonNullable<Workflow['trigger']['where']>[number];
 
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

@@ -4,7 +4,7 @@ import { recordEngagement } from '../../domain/engagement/record-engagement';
 /** automation.engagement: the events service's tracking hits, recorded on the emails' ledger rows. */
 export function consumeEngagement(
   broker: Broker,
-  deps: { pool: Pool; onOutcome?: ((outcome: ConsumeOutcome, messageId: string | undefined) => void) | undefined },
+  deps: { pool: Pool; mailDomain: string; onOutcome?: ((outcome: ConsumeOutcome, messageId: string | undefined) => void) | undefined },
 ): void {
   broker.consume({
     queue: QUEUES.automationEngagement.name,
@@ -18,7 +18,7 @@ export function consumeEngagement(
           ? ({ kind: 'click', payload: emailClickedV1.schema.parse(message.payload) } as const)
           : ({ kind: 'open', payload: emailOpenedV1.schema.parse(message.payload) } as const);
       // Deduplicated by the hit's id, which is also the message id.
-      await recordEngagement(deps.pool, hit);
+      await recordEngagement(deps.pool, hit, { mailDomain: deps.mailDomain });
     },
   });
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { contextFromTraceparent, SERVICE_ATTRIBUTE, withSpan } from '@mailer/shared';
 import { crashPoint } from '../../crash-point';
 import type { ClaimedSend } from '../../data-access/sends.repository';
+import { branchStepOf } from '../../domain/branching/branch-paths';
+import { decideBranch } from '../../domain/branching/decide-branch';
 import { processSend } from '../../domain/sending/process-send';
 import type { ImmediateSend, LoadedSend } from '../../domain/sending/prepare-email';
 import type { SendContext } from '../../domain/sending/send-context';
@@ -88,7 +90,12 @@ export class SendLauncher {
     const work = withSpan(
       `send step ${send.step_id}`,
       { [SERVICE_ATTRIBUTE]: 'automation', 'mailer.send_id': send.id, 'mailer.message_id': send.message_id },
-      async () => processSend(this.ctx, send, await load()),
+      async () => {
+        const loaded = await load();
+        // A branch step's row is decided, not sent; anything else (an email, a step gone) is processSend's.
+        const branch = branchStepOf(loaded.workflow, send.step_id);
+        return branch ? decideBranch(this.ctx, send, loaded.workflow!, branch.step) : processSend(this.ctx, send, loaded);
+      },
       { parent: contextFromTraceparent(send.trace_context) },
     )
       .then(
