@@ -1,6 +1,7 @@
 import { documentOfForm, fieldErrorsOf, formOfBody, formOfDocument, type WorkflowForm } from '../src/entry-points/pages/workflows/workflow-form';
 
-const blankStep = { id: 'step-9', type: 'email' as const, duration: '', subject: '', html: '', text: '' };
+const noFields = { duration: '', subject: '', html: '', text: '', clicked: '', within: '', then: '', else: '' };
+const blankStep = { ...noFields, id: 'step-9', type: 'email' as const };
 
 const form = (overrides: Partial<WorkflowForm> = {}): WorkflowForm => ({
   name: 'Welcome',
@@ -13,8 +14,8 @@ const form = (overrides: Partial<WorkflowForm> = {}): WorkflowForm => ({
   ],
   steps: [
     blankStep,
-    { id: 'hello', type: 'email', duration: '', subject: 'Hi {{ first_name }}', html: '<p>Hi</p>', text: '' },
-    { id: 'pause', type: 'wait', duration: '3 days', subject: '', html: '', text: '' },
+    { ...noFields, id: 'hello', type: 'email', subject: 'Hi {{ first_name }}', html: '<p>Hi</p>' },
+    { ...noFields, id: 'pause', type: 'wait', duration: '3 days' },
   ],
   ...overrides,
 });
@@ -52,7 +53,7 @@ describe('workflow form <-> workflow file', () => {
           { property: '', op: 'eq', value: '' },
           { property: '', op: 'gt', value: '5' },
         ],
-        steps: [blankStep, { id: 'bad id!', type: 'email', duration: '', subject: 'Hi', html: '<p>x</p>', text: '' }, form().steps[2]!],
+        steps: [blankStep, { ...noFields, id: 'bad id!', type: 'email', subject: 'Hi', html: '<p>x</p>' }, form().steps[2]!],
         fallbacks: 'no equals sign',
       }),
       [
@@ -105,7 +106,60 @@ describe('workflow form <-> workflow file', () => {
     });
     expect(posted.transactional).toBe(true);
     expect(posted.conditions).toEqual([{ property: 'p', op: 'exists', value: '' }]);
-    expect(posted.steps).toEqual([{ id: 's', type: 'wait', duration: '1h', subject: '', html: '', text: '' }]);
+    expect(posted.steps).toEqual([{ ...noFields, id: 's', type: 'wait', duration: '1h' }]);
     expect(documentOfForm(posted).document.trigger).toEqual({ event: 'e', where: [{ property: 'p', op: 'exists' }] });
+  });
+
+  describe('a branch step', () => {
+    const branchForm = (otherwise: string) =>
+      form({
+        steps: [
+          form().steps[1]!,
+          { ...noFields, id: 'clicked', type: 'branch', clicked: ' hello ', within: '2d', then: 'thanks', else: otherwise },
+          { ...noFields, id: 'thanks', type: 'email', subject: 'Thanks', text: 't' },
+        ],
+      });
+
+    it('becomes the file\'s {type: branch, if: {clicked, within}, then, else}, without else when it is left empty, and reads back the same', () => {
+      const { document } = documentOfForm(branchForm('thanks-not'));
+      const steps = document.steps as Array<Record<string, unknown>>;
+      expect(steps[1]).toEqual({ id: 'clicked', type: 'branch', if: { clicked: 'hello', within: '2d' }, then: 'thanks', else: 'thanks-not' });
+      expect(documentOfForm(formOfDocument(document as never)).document).toEqual(document);
+      expect((documentOfForm(branchForm('')).document.steps as Array<Record<string, unknown>>)[1]).toEqual({
+        id: 'clicked',
+        type: 'branch',
+        if: { clicked: 'hello', within: '2d' },
+        then: 'thanks',
+      });
+    });
+
+    it('is read from the posted fields, an unknown kind taken as an email', () => {
+      const posted = formOfBody({
+        step_0_id: 'b',
+        step_0_type: 'branch',
+        step_0_clicked: 'hello',
+        step_0_within: '1h',
+        step_0_then: 'x',
+        step_0_else: 'y',
+        step_1_id: 'odd',
+        step_1_type: 'teleport',
+        step_1_subject: 'S',
+      });
+      expect(posted.steps).toEqual([
+        { ...noFields, id: 'b', type: 'branch', clicked: 'hello', within: '1h', then: 'x', else: 'y' },
+        { ...noFields, id: 'odd', type: 'email', subject: 'S' },
+      ]);
+    });
+
+    it("places automation's problems with if.clicked, if.within, then and else on their own fields", () => {
+      const errors = problemsOf(branchForm('nope'), [
+        'steps.1.if.clicked must name an email step before the branch ("x": no step has that id)',
+        'steps.1.if.within: must be a number and a unit: s, m, h or d (e.g. "2d")',
+        'steps.1.then must name a step after the branch ("hello" is not after it)',
+        'steps.1.else must name a step of this workflow (no step has the id "nope")',
+      ]);
+      expect(Object.keys(errors).sort()).toEqual(['step_1_clicked', 'step_1_else', 'step_1_then', 'step_1_within']);
+      expect(errors.step_1_within).toEqual(['must be a number and a unit: s, m, h or d (e.g. "2d")']);
+    });
   });
 });

@@ -6,7 +6,11 @@ export interface WorkflowDocument {
   trigger: { event: string; where?: Array<{ property: string; op: string; value?: string | number | boolean }> };
   transactional?: boolean;
   fallbacks?: Record<string, string | number | boolean>;
-  steps: Array<{ id: string; type: 'email'; subject: string; html?: string; text?: string } | { id: string; type: 'wait'; duration: string }>;
+  steps: Array<
+    | { id: string; type: 'email'; subject: string; html?: string; text?: string }
+    | { id: string; type: 'wait'; duration: string }
+    | { id: string; type: 'branch'; if: { clicked: string; within: string }; then: string; else?: string }
+  >;
 }
 
 export interface WorkflowSummary {

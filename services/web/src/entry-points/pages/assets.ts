@@ -53,7 +53,7 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .5rem 1.5rem; m
 .tags { display: flex; flex-wrap: wrap; gap: .25rem; }
 /* Workflows, campaigns, activity */
 input[type=datetime-local], input[type=number] { font: inherit; padding: .5rem .6rem; border: 1px solid #8b95a1; border-radius: 6px; width: 100%; max-width: 28rem; background: #fff; }
-fieldset.row-group { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1rem; min-width: 0; } fieldset.row-group legend { font-weight: 600; padding: 0 .25rem; }
+fieldset.row-group { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 1rem; min-width: 0; } fieldset.row-group legend { font-weight: 600; padding: 0 .25rem; } fieldset.branch-fields { border: 1px dashed var(--line); border-radius: 6px; padding: .5rem .75rem; margin: 0 0 1rem; min-width: 0; } fieldset.branch-fields legend { font-size: .9rem; padding: 0 .25rem; }
 .badge.failed { background: #fee2e2; color: #7f1d1d; } .badge.disabled { background: var(--off-bg); color: var(--off-ink); }
 .email-preview iframe { width: 100%; min-height: 24rem; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
 .email-text { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; border: 1px solid var(--line); padding: .5rem; border-radius: 6px; }

@@ -25,6 +25,7 @@ const OUTCOME_WORDS: Record<string, string> = {
   failed: 'Failed',
   bounced: 'Bounced',
   unsubscribed: 'Unsubscribed',
+  branched: 'Branched',
 };
 
 /** Badge class: green for sent, amber for skips and retries, red for failures. */
@@ -60,5 +61,7 @@ export function describeReason(entry: Pick<ActivityEntry, 'outcome' | 'reason' |
   if (render) return `The template could not be rendered for this contact: ${render[1]}`;
   if (entry.outcome === 'reconciled') return 'The sender stopped mid-send; sent again with the same Message-ID so the contact gets it once.';
   if (reason === 'unsubscribe link') return 'The contact used the unsubscribe link.';
+  const side = /^(then|else): (.*)$/s.exec(reason);
+  if (entry.outcome === 'branched' && side) return `Went on the ${side[1] === 'then' ? '"then"' : '"otherwise"'} side: ${side[2]}.`;
   return reason || '—';
 }

@@ -29,6 +29,7 @@ const OUTCOME_WORDS: Record<string, string> = {
   not_matched: 'Event did not match',
   already_enrolled: 'Already in workflow',
   unsubscribed: 'Unsubscribed',
+  branched: 'Branched',
 };
 
 const STEP_WORDS: Record<string, string> = {
@@ -38,6 +39,8 @@ const STEP_WORDS: Record<string, string> = {
   failed_transient: 'retrying',
   failed_permanent: 'failed',
   skipped: 'not sent',
+  waiting: 'waiting for a click',
+  branched: 'branched',
 };
 
 const outcomeBadge = (outcome: string) => {

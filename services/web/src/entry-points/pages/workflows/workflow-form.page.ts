@@ -38,9 +38,16 @@ function stepRow(step: StepRow, index: number, errors: FieldErrors, saved: Store
   return html`<fieldset class="row-group"><legend>Step ${index + 1}</legend>
 <div class="field"><label for="${id('type')}">Kind</label>
 <select id="${id('type')}" name="step_${index}_type"><option value="email"${step.type === 'email' ? html` selected` : ''}>Send an email</option>
-<option value="wait"${step.type === 'wait' ? html` selected` : ''}>Wait</option></select></div>
+<option value="wait"${step.type === 'wait' ? html` selected` : ''}>Wait</option>
+<option value="branch"${step.type === 'branch' ? html` selected` : ''}>Branch on a click</option></select></div>
 ${textField({ id: id('id'), name: `step_${index}_id`, label: 'Step id', value: step.id, errors: err('id'), hint: 'Letters, digits, dots, dashes; keep it when editing (an email is sent once per contact and step id).' })}
 ${textField({ id: id('duration'), name: `step_${index}_duration`, label: 'Wait for (wait steps)', value: step.duration, errors: err('duration'), hint: 'A number and a unit: 30m, 12h, 3d.' })}
+<fieldset class="branch-fields"><legend>Branch on a click (branch steps)</legend>
+${textField({ id: id('clicked'), name: `step_${index}_clicked`, label: 'If the contact clicked the email of step', value: step.clicked, errors: err('clicked'), hint: 'The id of an email step before this one.' })}
+${textField({ id: id('within'), name: `step_${index}_within`, label: 'Within', value: step.within, errors: err('within'), hint: 'Of that email going out: 30m, 12h, 2d. The branch decides at once on a click, else when this time is up.' })}
+${textField({ id: id('then'), name: `step_${index}_then`, label: 'Then go on at step', value: step.then, errors: err('then'), hint: 'A later step id.' })}
+${textField({ id: id('else'), name: `step_${index}_else`, label: 'Otherwise go on at step', value: step.else, errors: err('else'), hint: 'A later step id; empty: the workflow ends for that contact.' })}
+</fieldset>
 ${textField({ id: id('subject'), name: `step_${index}_subject`, label: 'Subject (email steps)', value: step.subject, errors: err('subject') })}
 ${textArea({ id: id('html'), name: `step_${index}_html`, label: 'HTML body', value: step.html, errors: err('html'), rows: 5, hint: 'Liquid: {{ first_name }}, {{ company | default: "your team" }}.' })}
 ${textArea({ id: id('text'), name: `step_${index}_text`, label: 'Text body (optional)', value: step.text, errors: err('text'), rows: 3, hint: 'Made from the HTML when empty.' })}

@@ -11,13 +11,20 @@ export interface ConditionRow {
   value: string;
 }
 
+export const STEP_TYPES = ['email', 'wait', 'branch'] as const;
+
 export interface StepRow {
   id: string;
-  type: 'email' | 'wait';
+  type: (typeof STEP_TYPES)[number];
   duration: string;
   subject: string;
   html: string;
   text: string;
+  /** A branch step's: the email step asked about, how long after its sending a click counts, where each side goes. */
+  clicked: string;
+  within: string;
+  then: string;
+  else: string;
 }
 
 /** The form as the person filled it in: strings only, so it can be shown again unchanged. */
@@ -31,7 +38,8 @@ export interface WorkflowForm {
 }
 
 const blankCondition = (): ConditionRow => ({ property: '', op: 'eq', value: '' });
-const blankStep = (index: number): StepRow => ({ id: `step-${index + 1}`, type: 'email', duration: '', subject: '', html: '', text: '' });
+const noStepFields = { duration: '', subject: '', html: '', text: '', clicked: '', within: '', then: '', else: '' };
+const blankStep = (index: number): StepRow => ({ ...noStepFields, id: `step-${index + 1}`, type: 'email' });
 
 /** The form rows, with spare empty rows at the end for adding conditions and steps. */
 export function withSpareRows(form: WorkflowForm): WorkflowForm {
@@ -52,11 +60,13 @@ export function formOfDocument(document: WorkflowDocument): WorkflowForm {
       .map(([key, value]) => `${key}=${String(value)}`)
       .join('\n'),
     conditions: (document.trigger.where ?? []).map((c) => ({ property: c.property, op: c.op, value: scalarText(c.value) })),
-    steps: document.steps.map((step) =>
-      step.type === 'wait'
-        ? { id: step.id, type: 'wait', duration: step.duration, subject: '', html: '', text: '' }
-        : { id: step.id, type: 'email', duration: '', subject: step.subject, html: step.html ?? '', text: step.text ?? '' },
-    ),
+    steps: document.steps.map((step): StepRow => {
+      if (step.type === 'wait') return { ...noStepFields, id: step.id, type: 'wait', duration: step.duration };
+      if (step.type === 'branch') {
+        return { ...noStepFields, id: step.id, type: 'branch', clicked: step.if.clicked, within: step.if.within, then: step.then, else: step.else ?? '' };
+      }
+      return { ...noStepFields, id: step.id, type: 'email', subject: step.subject, html: step.html ?? '', text: step.text ?? '' };
+    }),
   };
 }
 
@@ -77,13 +87,19 @@ export function formOfBody(body: Record<string, unknown>): WorkflowForm {
     conditions.push({ property: str(body, `cond_${i}_property`), op: str(body, `cond_${i}_op`) || 'eq', value: str(body, `cond_${i}_value`) });
   }
   for (let i = 0; i < MAX_ROWS && `step_${i}_id` in body; i += 1) {
+    const type = STEP_TYPES.find((known) => known === str(body, `step_${i}_type`)) ?? 'email';
+    const field = (part: keyof typeof noStepFields) => str(body, `step_${i}_${part}`);
     steps.push({
       id: str(body, `step_${i}_id`),
-      type: str(body, `step_${i}_type`) === 'wait' ? 'wait' : 'email',
-      duration: str(body, `step_${i}_duration`),
-      subject: str(body, `step_${i}_subject`),
-      html: str(body, `step_${i}_html`),
-      text: str(body, `step_${i}_text`),
+      type,
+      duration: field('duration'),
+      subject: field('subject'),
+      html: field('html'),
+      text: field('text'),
+      clicked: field('clicked'),
+      within: field('within'),
+      then: field('then'),
+      else: field('else'),
     });
   }
   return { name: str(body, 'name'), event: str(body, 'trigger_event'), transactional: body.transactional === 'on', fallbacks: str(body, 'fallbacks'), conditions, steps };
@@ -100,7 +116,8 @@ function typed(value: string): string | number | boolean {
   return value;
 }
 
-const isBlankStep = (step: StepRow) => !step.subject.trim() && !step.html.trim() && !step.text.trim() && !step.duration.trim();
+/** A row with nothing typed in it (its id and kind are prefilled). */
+const isBlankStep = (step: StepRow) => Object.keys(noStepFields).every((part) => !step[part as keyof typeof noStepFields].trim());
 
 /**
  * The workflow file the form describes (automation validates it), and for each of its conditions
@@ -117,10 +134,14 @@ export function documentOfForm(form: WorkflowForm): { document: Record<string, u
     conditionRows.push(row);
     return [c.op === 'exists' ? { property: c.property.trim(), op: c.op } : { property: c.property.trim(), op: c.op, value: typed(c.value) }];
   });
-  const steps = form.steps.flatMap((s, row): Array<Record<string, string>> => {
+  const steps = form.steps.flatMap((s, row): Array<Record<string, unknown>> => {
     if (isBlankStep(s)) return [];
     stepRows.push(row);
     if (s.type === 'wait') return [{ id: s.id.trim(), type: 'wait', duration: s.duration.trim() }];
+    if (s.type === 'branch') {
+      const otherwise = s.else.trim() ? { else: s.else.trim() } : {};
+      return [{ id: s.id.trim(), type: 'branch', if: { clicked: s.clicked.trim(), within: s.within.trim() }, then: s.then.trim(), ...otherwise }];
+    }
     return [{ id: s.id.trim(), type: 'email', subject: s.subject, ...(s.html.trim() ? { html: s.html } : {}), ...(s.text.trim() ? { text: s.text } : {}) }];
   });
   const fallbacks: Record<string, string | number | boolean> = {};
@@ -163,7 +184,9 @@ export function fieldErrorsOf(messages: string[], rows: { conditionRows: number[
     else if (path[0] === 'fallbacks') add('fallbacks', text);
     else if (path[0] === 'steps' && path[1] !== undefined && /^\d+$/.test(path[1])) {
       const row = rows.stepRows[Number(path[1])];
-      const part = path[2] && ['id', 'type', 'duration', 'subject', 'html', 'text'].includes(path[2]) ? path[2] : 'id';
+      // A branch's condition is `if.clicked` / `if.within` in the file, one field each in the form.
+      const named = path[2] === 'if' ? path[3] : path[2];
+      const part = named && ['id', 'type', 'duration', 'subject', 'html', 'text', 'clicked', 'within', 'then', 'else'].includes(named) ? named : 'id';
       add(row === undefined ? 'steps' : `step_${row}_${part}`, text);
     } else if (path[0] === 'steps') add('steps', text);
     else add('form', message);
