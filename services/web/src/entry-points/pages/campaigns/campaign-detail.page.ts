@@ -4,7 +4,7 @@ import { html } from '../html';
 import { csrfField, page, type Viewer } from '../layout';
 import { textField } from '../workflows/form-fields';
 import { campaignPerformance } from './campaign-performance';
-import { campaignProgressPartial } from './campaign-progress.partial';
+import { campaignProgressPartial, inFlight } from './campaign-progress.partial';
 
 /** Who the campaign goes to, in words: a segment by name, or the tag rule. */
 export function audienceWords(campaign: CampaignDetail, segment: Pick<Segment, 'id' | 'name'> | undefined) {
@@ -39,7 +39,7 @@ export function campaignDetailPage(options: {
 ${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : ''}
 ${errors.form ? html`<div class="notice error" role="alert">${errors.form.join(' ')}</div>` : ''}
 ${campaignProgressPartial(campaign, viewer)}
-${options.report ? campaignPerformance(options.report) : options.report === null ? html`<section class="card" id="performance"><h2>Performance</h2><p class="hint">The figures cannot be read right now; reload the page in a moment.</p></section>` : ''}
+${options.report ? campaignPerformance(options.report, inFlight(campaign) ? { campaignId: campaign.id } : undefined) : options.report === null ? html`<section class="card" id="performance"><h2>Performance</h2><p class="hint">The figures cannot be read right now; reload the page in a moment.</p></section>` : ''}
 <div class="card">
 <h2>Content</h2>
 <dl>

@@ -24,8 +24,11 @@ const scanners = (count: number, what: string) =>
  * by clicks. Machine hits (scanners, prefetchers, hits within seconds of sending) are shown apart
  * so the figures are readers' only.
  */
-export function campaignPerformance(report: CampaignReport): SafeHtml {
-  return html`<section class="card" id="performance" aria-labelledby="performance-title">
+export function campaignPerformance(report: CampaignReport, live?: { campaignId: number }): SafeHtml {
+  // While the campaign sends, the section follows it (htmx takes it from the page itself), so its
+  // Sent never lags the progress above; once sent, the answer carries no poll and it stops.
+  const poll = live ? html` hx-get="/app/campaigns/${live.campaignId}" hx-select="#performance" hx-trigger="every 3s" hx-swap="outerHTML"` : html``;
+  return html`<section class="card" id="performance" aria-labelledby="performance-title"${poll}>
     <h2 id="performance-title">Performance</h2>
     <ul class="stats metrics">
       ${reportMetrics(report).map(
