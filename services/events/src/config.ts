@@ -12,6 +12,8 @@ export const eventsEnvSchema = commonEnvSchema.extend({
   ...emailDomainEnv,
   /** How long a retried POST with the same `Idempotency-Key` replays the first answer. */
   IDEMPOTENCY_TTL_S: envFields.positiveInt(24 * 60 * 60),
+  /** Opens tracking links and pixels; the same value as automation's (both derive it from INTERNAL_SIGNING_SECRET when unset). */
+  TRACKING_SECRET: envFields.secret.optional(),
 });
 
 export type EventsConfig = z.output<typeof eventsEnvSchema>;

@@ -6,6 +6,7 @@ import {
   listen,
   logStarted,
   stopInOrder,
+  trackingSecret,
   type Logger,
   type Redis,
   type Registry,
@@ -13,6 +14,7 @@ import {
 import type { EventsConfig } from './config';
 import { eventPublisher } from './data-access/event-publisher';
 import { IdempotencyRepository } from './data-access/idempotency.repository';
+import { trackingPublisher } from './data-access/tracking-publisher';
 import { buildListener } from './entry-points/api/app';
 
 /** A running events service. */
@@ -41,6 +43,8 @@ export async function startEventsService(config: EventsConfig, logger: Logger): 
       // The verdict contacts gives (shared code, shared Redis cache): an address contacts would refuse is a 422.
       emailValidator: emailDomainValidatorFor(config, redis, logger),
       signingSecret: config.INTERNAL_SIGNING_SECRET,
+      trackingSecret: trackingSecret(config.TRACKING_SECRET, config.INTERNAL_SIGNING_SECRET),
+      publishHit: trackingPublisher(broker),
       metrics,
       metricsToken: config.METRICS_TOKEN,
     }),

@@ -130,6 +130,18 @@ describe('proxy to the internal services', () => {
     expect(seen.headers[IDENTITY_HEADER]).toBeUndefined();
   });
 
+  it("hands a tracked link's redirect from the events service back as it is, without a key or an identity, with the reader's User-Agent", async () => {
+    const response = await fetch(`${gateway.url}/t/c/tok456?url=https://evil.example/`, {
+      redirect: 'manual',
+      headers: headersFor(undefined, uniqueIp(), { 'x-request-id': 'req-track', 'user-agent': 'Reader/1.0' }),
+    });
+    expect([response.status, response.headers.get('location'), response.headers.get('cache-control')]).toEqual([302, 'https://example.test/landing', 'no-store, max-age=0']);
+    expect(rateHeaders(response).limit).toBe(300);
+    const seen = events.seen.find((request) => request.headers['x-request-id'] === 'req-track')!;
+    expect(seen.url).toBe('/t/c/tok456?url=https://evil.example/');
+    expect([seen.headers['user-agent'], seen.headers[IDENTITY_HEADER]]).toEqual(['Reader/1.0', undefined]);
+  });
+
   it('proxies /v1/events on the events listener to the events service with a signed identity, and only there', async () => {
     const { plaintext, accountId } = await aKey(gateway.pool);
     const body = JSON.stringify({ event: 'signup', email: 'proxy@example.test' });
@@ -154,7 +166,7 @@ describe('proxy to the internal services', () => {
     expect((await fetch(`${gateway.eventsUrl}/v1/other`, { method: 'POST', headers: headers('req-other'), body })).status).toBe(404);
     expect((await fetch(`${gateway.url}/v1/events`, { method: 'POST', headers: headers('req-rest'), body })).status).toBe(404);
     expect((await fetch(`${gateway.eventsUrl}/api/v1/contacts`, { headers: headers('req-contacts') })).status).toBe(404);
-    expect(events.seen.filter((request) => !/^\/v1\/events/i.test(request.url))).toEqual([]);
+    expect(events.seen.filter((request) => !/^\/(v1\/events|t\/)/i.test(request.url))).toEqual([]);
     for (const upstream of [contacts, campaigns, automation]) expect(upstream.seen.filter((request) => /^\/v1\//i.test(request.url))).toEqual([]);
   });
 

@@ -101,6 +101,8 @@ export function signTrackingToken(target: TrackingTarget, secret: string): strin
 export function verifyTrackingToken(token: string, secret: string): TrackingTarget | undefined {
   if (token.length > MAX_TOKEN_CHARS || !/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
   const raw = Buffer.from(token, 'base64url');
+  // A decoder skips a dangling last character: only the one spelling the signer wrote is the token.
+  if (raw.toString('base64url') !== token) return undefined;
   if (raw.length < 1 + IV_BYTES + MAC_BYTES + 2 || raw[0] !== VERSION) return undefined;
   const keys = keysOf(secret);
   const body = raw.subarray(0, raw.length - MAC_BYTES);

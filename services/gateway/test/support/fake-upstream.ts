@@ -26,6 +26,11 @@ export async function startFakeUpstream(options: { requireSignature?: boolean } 
     record(req);
     res.status(200).json({ unsubscribed: true });
   });
+  // A tracked link: a redirect the gateway must hand back, never follow.
+  app.get('/t/c/{*rest}', (req, res) => {
+    record(req);
+    res.status(302).set({ Location: 'https://example.test/landing', 'Cache-Control': 'no-store, max-age=0' }).end();
+  });
   if (options.requireSignature ?? true) app.use(requireIdentity(TEST_SIGNING_SECRET));
   // Like the real services' jsonBody: the body read must be the one the signature covers.
   app.use(express.text({ type: '*/*', verify: verifySignedBody }));

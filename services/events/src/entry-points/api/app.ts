@@ -18,11 +18,13 @@ import {
 } from '@mailer/shared';
 import { eventsStatusByCode } from '../../domain/events.errors';
 import type { IngestDeps } from '../../domain/ingest-event';
+import type { TrackHitDeps } from '../../domain/track-hit';
 import { addHotEventRoutes, EVENT_BODY_LIMIT_BYTES, eventsRoutes } from './events.routes';
+import { trackingRoutes } from './tracking.routes';
 import { ingestMetrics } from './ingest-metrics';
 import { eventsOpenApiFragment } from './openapi';
 
-export interface EventsAppDeps extends IngestDeps {
+export interface EventsAppDeps extends IngestDeps, Omit<TrackHitDeps, 'logger'> {
   /** Checked by /readyz: events are refused (503) while it is away. */
   broker: Broker;
   /** Checked by /readyz: idempotency is lost (events still accepted) while it is away. */
@@ -60,6 +62,8 @@ export function buildApp(deps: EventsAppDeps): Express {
   // Ingest first: an event does not walk the probe and document routers (none of their paths is under /v1).
   app.use('/v1', requireIdentity(deps.signingSecret), jsonBody(EVENT_BODY_LIMIT_BYTES), eventsRoutes(deps, counted));
   app.use('/v1', counted.refusals);
+  // Public: a reader's click or pixel, through the gateway's /t/* (no identity, limited by IP there).
+  app.use(trackingRoutes(deps));
   app.use(
     healthRoutes('events', [
       { name: 'redis', check: async () => void (await deps.redis.ping()) },

@@ -79,7 +79,7 @@ export function buildEventsListener(deps: GatewayAppDeps): RequestListener {
 }
 
 /**
- * The REST listener: `/api/v1/*` behind an API key; `/unsubscribe/*`, the account app (`/app`,
+ * The REST listener: `/api/v1/*` behind an API key; `/unsubscribe/*`, `/t/*` (tracking), the account app (`/app`,
  * `/settings`, proxied to services/web) and the start page `/` public, limited by IP.
  */
 export function buildRestApp(deps: GatewayAppDeps): Express {
@@ -97,6 +97,8 @@ export function buildRestApp(deps: GatewayAppDeps): Express {
   app.use('/confirm', publicGuard, deps.upstreams.automation.handler());
   // Each account's hosted subscribe form (contacts' page).
   app.use('/subscribe', publicGuard, deps.upstreams.contacts.handler());
+  // Tracked links and the open pixel in emails (the events service records the hit).
+  app.use('/t', publicGuard, deps.upstreams.events.handler());
   // The account app keeps the one address users know; /settings is now its settings section.
   app.use(['/app', '/settings'], publicGuard, deps.appProxy.handler(), appErrorPage);
   app.use(homeRoutes(publicGuard));
