@@ -81,8 +81,7 @@ describe('tracking opens and clicks (issue #51)', () => {
     return id;
   }
 
-  // Pending: the events service's /t/* endpoints and campaigns' engagement counts (issue #51).
-  it.skip(
+  it(
     'counts a reader’s pixel and clicks once each, a scanner’s click apart, on the campaign page, in campaigns report and in webhooks; bad tokens get 404 and count nothing',
     async () => {
       const account = await product.anAccountWithKey();
@@ -109,8 +108,8 @@ describe('tracking opens and clicks (issue #51)', () => {
       }
       // The unsubscribe link and header stay as they are.
       const [adaMessage] = sinkTo(ada);
-      expect(String(adaMessage!.parsed.headers.get('list-unsubscribe'))).toMatch(/\/unsubscribe\//);
-      expect(String(adaMessage!.parsed.headers.get('list-unsubscribe'))).not.toMatch(/\/t\//);
+      expect(String(adaMessage!.headers.get('list-unsubscribe'))).toMatch(/\/unsubscribe\//);
+      expect(String(adaMessage!.headers.get('list-unsubscribe'))).not.toMatch(/\/t\//);
 
       // A link scanner fetches cyd's first link as the email lands: followed, counted apart.
       const [cydA] = tracked(cydHtml, 'c');
@@ -183,7 +182,7 @@ describe('tracking opens and clicks (issue #51)', () => {
       const performance = await page.locator('#performance').innerText();
       expect(performance).toMatch(/Opened\s*2/);
       expect(performance).toMatch(/Clicked\s*2/);
-      const linkRows = await page.locator('#performance table tbody tr').allInnerTexts();
+      const linkRows = await page.locator('#performance table', { hasText: 'Unique clicks' }).locator('tbody tr').allInnerTexts();
       expect(linkRows.map((row) => row.replace(/\s+/g, ' ').trim())).toEqual([expect.stringMatching(/example\.org\/a.*1.*3/), expect.stringMatching(/example\.org\/b.*1.*1/)]);
       await checkPage(page, 'campaign-performance');
       await context.close();

@@ -56,8 +56,10 @@ describe('webhooks on the real stack: each event type, caused by real use, signe
     expect(created.status).toBe(201);
     const secret = created.body.secret as string;
     await importWorkflows(product.automation.workflowWrites, account.accountId, [
-      { name: 'Welcome', trigger: { event: 'signup' }, steps: [{ id: 'hello', type: 'email', subject: 'Hi {{ contact.first_name }}', html: '<p>Hi</p>' }] },
+      { name: 'Welcome', trigger: { event: 'signup' }, steps: [{ id: 'hello', type: 'email', subject: 'Hi {{ contact.first_name }}', html: '<p>Hi <a href="https://example.org/start">start</a></p>' }] },
     ]);
+    const drive = campaignDriver(product, account);
+    expect((await drive.automation('PUT', '/tracking-settings', { link_tracking: true, open_tracking: true })).status).toBe(200);
     const mine = () =>
       receiver.received
         .map((request) => new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as Body)
@@ -74,6 +76,16 @@ describe('webhooks on the real stack: each event type, caused by real use, signe
     expect((await product.sendEvent(account.key, { event: 'signup', email })).status).toBe(202);
     expect((await arrived('email.sent')).data).toMatchObject({ contact_id: contactId, workflow: 'Welcome', step: 'hello' });
     expect((await arrived('workflow.completed')).data).toEqual({ contact_id: contactId, workflow: 'Welcome', last_step: 'hello', last_step_outcome: 'sent' });
+
+    // email.opened and email.clicked when the email's pixel loads and its link is followed (seconds
+    // after delivery, so both are marked as a machine's).
+    const html = String(product.smtp.messages.find((message) => message.to.includes(email))!.parsed.html);
+    for (const kind of ['o', 'c']) {
+      const url = new RegExp(`${product.env.PUBLIC_BASE_URL}/t/${kind}/[A-Za-z0-9_-]+`).exec(html)![0];
+      expect([kind, (await fetch(url, { redirect: 'manual' })).status]).toEqual([kind, kind === 'o' ? 200 : 302]);
+    }
+    expect((await arrived('email.opened')).data).toMatchObject({ contact_id: contactId, campaign_id: null, workflow_id: expect.any(Number), step: 'hello', machine: true });
+    expect((await arrived('email.clicked')).data).toMatchObject({ contact_id: contactId, step: 'hello', url: 'https://example.org/start', machine: true });
 
     // email.failed and email.bounced from a 550 at RCPT.
     const gone = `gone${account.accountId}@example.test`;
@@ -92,7 +104,6 @@ describe('webhooks on the real stack: each event type, caused by real use, signe
 
     // campaign.sent once a campaign to the account's one subscribed contact finished.
     await product.api(account.key, 'POST', '/contacts', { email: `bea${account.accountId}@example.test`, subscribed: true });
-    const drive = campaignDriver(product, account);
     // Bea is the one subscribed, unbounced contact; wait until automation's projection knows her.
     await waitFor(async () => (((await drive.automation('GET', '/audience-count')).body?.data as { count: number }).count === 1 ? true : undefined), {
       what: 'the audience in the projection',
@@ -106,9 +117,7 @@ describe('webhooks on the real stack: each event type, caused by real use, signe
     expect((await product.api(account.key, 'DELETE', `/contacts/${contactId}`)).status).toBe(204);
     expect((await arrived('contact.deleted')).data).toEqual({ contact_id: contactId, email });
 
-    // email.opened and email.clicked come from tracking hits; pending the events service's /t/* endpoints (issue #51).
-    const fromTracking = new Set(['email.opened', 'email.clicked']);
-    expect(new Set(mine().map((body) => body.type))).toEqual(new Set(WEBHOOK_EVENT_TYPES.filter((type) => !fromTracking.has(type))));
+    expect(new Set(mine().map((body) => body.type))).toEqual(new Set(WEBHOOK_EVENT_TYPES));
   }, 90_000);
 
   it("the gateway's OpenAPI document describes every event type under `webhooks`, each payload a component schema", async () => {

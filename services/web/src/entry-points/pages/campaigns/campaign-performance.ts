@@ -14,9 +14,9 @@ export const reportMetrics = (report: CampaignReport) => [
   { label: 'Unsubscribed', count: report.unsubscribed, rate: report.unsubscribe_rate },
 ];
 
-const scanners = (count: number, what: string) =>
+const scanners = (count: number, what: 'open' | 'click') =>
   count > 0
-    ? html` <span class="hint">plus ${count.toLocaleString('en-US')} ${what} by link scanners</span>`
+    ? html` <span class="hint">Plus ${count.toLocaleString('en-US')} ${what}${count === 1 ? '' : 's'} by link scanners.</span>`
     : '';
 
 /**
@@ -42,7 +42,7 @@ export function campaignPerformance(report: CampaignReport, live?: { campaignId:
     </ul>
     <p class="hint">
       Opens count contacts who opened or clicked (a click implies an open). Rates are of delivered
-      emails.${scanners(report.machine_opens, 'opens')}${scanners(report.machine_clicks, 'clicks')}
+      emails.${scanners(report.machine_opens, 'open')}${scanners(report.machine_clicks, 'click')}
     </p>
     <h3>Opens and clicks per hour</h3>
     ${engagementChart(report.timeline)}

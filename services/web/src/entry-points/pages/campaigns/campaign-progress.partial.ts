@@ -48,8 +48,10 @@ const ACTION_BUTTONS: Array<{ allowed: string; path: string; label: string; dang
 
 function actions(campaign: CampaignDetail, viewer: Viewer): SafeHtml {
   const buttons = ACTION_BUTTONS.filter((action) => campaign.allowed_actions.includes(action.allowed)).filter(
-    // Pause and resume are both "allowed" from sending; the paused flag says which applies.
-    (action) => (action.allowed === 'pause' ? !campaign.paused : action.allowed === 'resume' ? campaign.paused : true),
+    // Pause and resume are both "allowed" from sending; the paused flag says which applies. Retry
+    // is offered only when some recipient failed.
+    (action) =>
+      action.allowed === 'pause' ? !campaign.paused : action.allowed === 'resume' ? campaign.paused : action.allowed === 'retry_failed' ? campaign.emails_failed > 0 : true,
   );
   return html`<div class="actions">
 ${campaign.allowed_actions.includes('edit') ? html`<a class="button secondary" href="/app/campaigns/${campaign.id}/edit">Edit</a>` : ''}
