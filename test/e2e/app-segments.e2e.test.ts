@@ -128,7 +128,7 @@ describe('account app: segments', () => {
       await page.locator('#campaign-progress [data-status="sent"]').waitFor({ timeout: 30_000 });
       expect(await page.locator('#campaign-progress [data-count="total"]').innerText()).toBe('2');
       // The Performance section follows the send without a reload.
-      await page.waitForFunction(`/Sent\\s*2\\b/.test(document.querySelector('#performance')?.textContent ?? '')`, undefined, { timeout: 15_000 });
+      await page.locator('#performance').filter({ hasText: /Sent\s*2\b/ }).waitFor({ timeout: 15_000 });
       await checkPage(page, 'campaign-to-segment-sent');
 
       expect(Object.fromEntries(people.map((person) => [person.name, sinkTo(address(person.name)).length]))).toEqual({ ada: 1, bob: 0, cat: 0, dan: 0, eve: 1 });
