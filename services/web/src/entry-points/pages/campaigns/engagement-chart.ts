@@ -15,7 +15,8 @@ const SERIES = [
  * same figures as a table for screen readers and exact numbers.
  */
 export function engagementChart(timeline: CampaignReport['timeline']): SafeHtml {
-  const top = Math.max(1, ...timeline.flatMap((hour) => [hour.opens, hour.clicks]));
+  const peak = Math.max(0, ...timeline.flatMap((hour) => [hour.opens, hour.clicks]));
+  const top = Math.max(1, peak);
   const slot = WIDTH / Math.max(timeline.length, 1);
   const bar = Math.max(1, (slot * 0.8) / SERIES.length);
   const scale = (HEIGHT - AXIS) / top;
@@ -44,7 +45,7 @@ export function engagementChart(timeline: CampaignReport['timeline']): SafeHtml 
       >
         <title id="engagement-title">Opens and clicks per hour, first ${timeline.length} hours</title>
         <desc id="engagement-desc">
-          ${sum('opens')} opens and ${sum('clicks')} clicks by readers; the busiest hour had ${top}.
+          ${sum('opens')} opens and ${sum('clicks')} clicks by readers${peak > 0 ? html`; the busiest hour had ${peak}` : ''}.
         </desc>
         <line
           x1="0"
@@ -57,7 +58,7 @@ export function engagementChart(timeline: CampaignReport['timeline']): SafeHtml 
         ${bars}
       </svg>
       <div class="chart-axis" aria-hidden="true">
-        <span>send start</span><span>busiest hour: ${top}</span><span>${timeline.length} h</span>
+        <span>send start</span><span>${peak > 0 ? html`busiest hour: ${peak}` : 'no reader yet'}</span><span>${timeline.length} h</span>
       </div>
       <figcaption>
         <ul class="legend">
