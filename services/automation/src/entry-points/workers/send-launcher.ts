@@ -7,7 +7,6 @@ import { decideBranch } from '../../domain/branching/decide-branch';
 import { processSend } from '../../domain/sending/process-send';
 import type { ImmediateSend, LoadedSend } from '../../domain/sending/prepare-email';
 import type { SendContext } from '../../domain/sending/send-context';
-import { ClaimTurns } from './claim-turns';
 
 export interface SendLauncherOptions {
   concurrency: number;
@@ -26,8 +25,6 @@ export interface SendLauncherOptions {
  */
 export class SendLauncher {
   readonly instance: string;
-  /** Whether an enrolment may claim its first step, or must leave it to the claim loop. */
-  readonly turns = new ClaimTurns();
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
 
@@ -55,12 +52,11 @@ export class SendLauncher {
 
   /**
    * For an enrolment about to commit: this instance's name when it has room for one more send
-   * now and no row left earlier waits for the claim loop, else undefined (the row stays pending
-   * and a scheduler's loop claims it; `ClaimTurns`). Room is not reserved: concurrent enrolments
-   * may overshoot `concurrency` by the enrolments in flight.
+   * now, else undefined (the row stays pending and a scheduler's loop claims it). Room is not
+   * reserved: concurrent enrolments may overshoot `concurrency` by the enrolments in flight.
    */
   claimNow(): string | undefined {
-    return this.turns.mayClaim(this.free > 0) ? this.instance : undefined;
+    return this.free > 0 ? this.instance : undefined;
   }
 
   /** Sends steps claimed by `claimNow` once their enrolment committed. */

@@ -87,12 +87,10 @@ export class SendScheduler {
       await this.launcher.oneFinished();
       return true;
     }
-    const mark = this.launcher.turns.mark();
     const claimed = await claimDueSends(this.ctx.pool, this.instance, free, this.options.leaseMs);
     // Test-only: the claims are committed with our lease, nothing is sent yet.
     if (claimed.length > 0) crashPoint('after_claim');
     for (const send of claimed) this.launcher.launch(send, () => loadedFromClaim(this.workflows, send));
-    if (claimed.length < free) this.launcher.turns.caughtUp(mark);
     return claimed.length === free;
   }
 }
