@@ -38,6 +38,7 @@ export * from './messaging/handle-each-alone';
 export * from './messaging/poison-message-error';
 export * from './messaging/backoff';
 export * from './messaging/remove-topology';
+export * from './messaging/outbox-messages';
 export * from './messaging/outbox-relay';
 export * from './internal-auth/identity-signature';
 export * from './internal-auth/require-identity';

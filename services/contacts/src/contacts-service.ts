@@ -11,6 +11,7 @@ import {
   emailDomainValidatorFor,
   inboxPruner,
   type ConsumeOutcome,
+  type OutboxRelay,
   type Pool,
   type Registry,
   type WakeableLoop,
@@ -20,7 +21,7 @@ import { contactsDatabaseUrl, MIGRATIONS_DIR } from './database';
 import { buildListener } from './entry-points/api/app';
 import { registerConsumers } from './entry-points/message-queue/register-consumers';
 import { domainCheckMetrics, outboxLagGauge } from './entry-points/metrics/contacts-metrics';
-import { OutboxRelay } from './outbox/outbox-relay';
+import { contactsOutboxRelay } from './outbox/outbox-relay';
 
 export interface ContactsServiceHooks {
   /** Observes each consumed message's fate (metrics, tests). */
@@ -61,7 +62,8 @@ export async function startContactsService(
   const emailValidator = emailDomainValidatorFor(config, redis, logger, domainCheckMetrics(metrics));
   outboxLagGauge(metrics, pool);
   registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome });
-  const relay = new OutboxRelay({ pool, broker, logger, pollMs: config.OUTBOX_POLL_MS });
+  const relay = contactsOutboxRelay(pool, broker, logger, config.OUTBOX_POLL_MS);
+  relay.start();
   const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
   inbox.start();
   const app = buildListener({

@@ -3,10 +3,13 @@ import type { Pool } from '../db/pool';
 import { idArrayLiteral, lastStatementRows, withBundledTransaction } from '../db/simple-query';
 import { WakeableLoop } from '../lifecycle/wakeable-loop';
 import type { MessageContract } from '../contracts/message-contract';
+import { backoffDelay } from './backoff';
 import type { Broker } from './broker';
+import { outboxMessages, type OutboxBundle, type OutboxMessage, type OutboxRow } from './outbox-messages';
 
-/** How many rows one pass publishes; a full batch makes the loop go again at once. */
-const BATCH = 50;
+/** The longest a failed pass's rows wait before the next try. */
+const MAX_RETRY_MS = 2000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 export interface OutboxRelayOptions {
   /** The loop's name in logs (`automation-outbox-relay`). */
@@ -25,36 +28,54 @@ export interface OutboxRelayOptions {
   coalesceMs?: number;
   /** The table keeps the writer's traceparent in `trace_context`; the publish continues that trace. */
   traceContext?: boolean;
+  /** Rows one pass claims (50 unless set); a full pass makes the loop go again at once. */
+  batchSize?: number;
+  /** SQL the message id and type are read from, for a table not laid out as `message_id` and `type`. */
+  columns?: { messageId: string; type: string };
+  /**
+   * Published rows are marked (`published_at`, `attempts` counted on every try) and kept this many
+   * hours for operators to read, then pruned. Unset: a row is deleted once its message is confirmed.
+   */
+  keepPublishedHours?: number;
+  /** Rows of one type that travel together (see `OutboxBundle`). */
+  bundle?: OutboxBundle;
 }
 
-interface OutboxRow {
-  id: number;
-  message_id: string;
-  type: string;
-  payload: unknown;
-  trace_context?: string | null;
+export interface OutboxRelayStats {
+  published: number;
+  failedAttempts: number;
 }
 
 /**
- * Publishes the rows of a service's `outbox` table (id, message_id, type, payload[, trace_context])
- * in id order, each confirmed by the broker, and deletes them in the transaction that locked them
- * (`FOR UPDATE SKIP LOCKED`: competing instances take different rows). A failed publish rolls the
- * batch back; the retry republishes it under the same message ids, which consumers deduplicate.
+ * Publishes the rows of a service's `outbox` table in id order, each confirmed by the broker, and
+ * settles them in the transaction that locked them (`FOR UPDATE SKIP LOCKED`: competing instances
+ * take different rows). Rows whose publish failed stay for a later pass, after a backoff; their
+ * retry republishes them under the same message ids, which consumers deduplicate.
  *
  * A pass is two round trips, not four: `BEGIN` travels with the locking SELECT and `COMMIT` with
- * the DELETE, as one simple-protocol query each (on this kind of machine each round trip wakes two
- * processes, which is what a pass costs; docs/performance.md).
+ * the settling statements, as one simple-protocol query each (on this kind of machine each round
+ * trip wakes two processes, which is what a pass costs; docs/performance.md).
  */
 export class OutboxRelay {
+  readonly stats: OutboxRelayStats = { published: 0, failedAttempts: 0 };
   private readonly loop: WakeableLoop;
   private readonly contracts: Map<string, MessageContract>;
-  private readonly lockBatch: string;
+  private readonly batchSize: number;
+  private readonly claimBatch: string;
   private pendingWake: NodeJS.Timeout | undefined;
+  private failedPasses = 0;
+  private retryAt = 0;
+  // The first prune comes one interval after start, not in the first pass.
+  private lastPrune = Date.now();
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.contracts = new Map(options.contracts.map((contract) => [contract.type, contract]));
-    const columns = `id, message_id, type, payload${options.traceContext ? ', trace_context' : ''}`;
-    this.lockBatch = `BEGIN; SELECT ${columns} FROM outbox ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
+    this.batchSize = options.batchSize ?? 50;
+    if (!Number.isSafeInteger(this.batchSize) || this.batchSize < 1) throw new Error(`batch size ${this.batchSize} is not a positive integer`);
+    const { messageId, type } = options.columns ?? { messageId: 'message_id', type: 'type' };
+    const columns = `id, ${messageId} AS message_id, ${type} AS type, payload${options.traceContext ? ', trace_context' : ''}`;
+    const pending = options.keepPublishedHours === undefined ? '' : ' WHERE published_at IS NULL';
+    this.claimBatch = `BEGIN; SELECT ${columns} FROM outbox${pending} ORDER BY id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`;
     this.loop = new WakeableLoop(options.name, () => this.tick(), options.pollMs, options.logger);
   }
 
@@ -79,29 +100,74 @@ export class OutboxRelay {
   }
 
   private async tick(): Promise<boolean> {
-    if (!this.options.broker.isConnected()) return false;
-    // A failure anywhere rolls the batch back: the rows stay for the next pass.
+    if (!this.options.broker.isConnected() || Date.now() < this.retryAt) return false;
+    const busy = await this.pass();
+    await this.pruneNowAndThen();
+    return busy;
+  }
+
+  private pass(): Promise<boolean> {
+    // A failure outside the publishes rolls the whole pass back: the rows stay for the next.
     return withBundledTransaction(this.options.pool, async (client) => {
-      const batch = await lastStatementRows<OutboxRow>(client, this.lockBatch);
-      if (batch.length === 0) {
+      const rows = await lastStatementRows<OutboxRow>(client, this.claimBatch);
+      if (rows.length === 0) {
         await client.query('COMMIT');
         return false;
       }
-      await this.publish(batch);
-      await client.query(`DELETE FROM outbox WHERE id = ANY(${idArrayLiteral(batch.map((row) => row.id))}); COMMIT`);
-      return batch.length === BATCH;
+      const messages = outboxMessages(rows, this.contracts, this.options.bundle);
+      const outcomes = await this.publish(messages);
+      const rowsWhere = (status: PromiseSettledResult<void>['status']) =>
+        messages.filter((_, index) => outcomes[index]?.status === status).flatMap((message) => message.rowIds);
+      const [published, failed] = [rowsWhere('fulfilled'), rowsWhere('rejected')];
+      await client.query(this.settlement(published, failed));
+      this.stats.published += published.length;
+      this.stats.failedAttempts += failed.length;
+      if (failed.length > 0) return this.failedPass(failed.length, outcomes);
+      this.failedPasses = 0;
+      return rows.length === this.batchSize;
     });
   }
 
   /** All published before any confirm is awaited: the channel keeps their order, the broker confirms them together. */
-  private async publish(batch: OutboxRow[]): Promise<void> {
-    await Promise.all(
-      batch.map((row) => {
-        const contract = this.contracts.get(row.type);
-        if (!contract) throw new Error(`outbox holds an unknown message type ${row.type}`);
-        const headers = row.trace_context ? { traceparent: row.trace_context } : undefined;
-        return this.options.broker.publish(contract, row.payload, { messageId: row.message_id, headers });
-      }),
+  private publish(messages: OutboxMessage[]): Promise<PromiseSettledResult<void>[]> {
+    return Promise.allSettled(
+      messages.map(({ contract, payload, options }) =>
+        contract
+          ? this.options.broker.publish(contract, payload, options)
+          : Promise.reject(new Error(`outbox holds a message type this service does not publish (message ${options.messageId})`)),
+      ),
+    );
+  }
+
+  /** The statements that settle a pass, ending with its COMMIT. */
+  private settlement(published: readonly number[], failed: readonly number[]): string {
+    const keep = this.options.keepPublishedHours !== undefined;
+    const statements = [
+      published.length > 0 &&
+        (keep
+          ? `UPDATE outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY(${idArrayLiteral(published)})`
+          : `DELETE FROM outbox WHERE id = ANY(${idArrayLiteral(published)})`),
+      keep && failed.length > 0 && `UPDATE outbox SET attempts = attempts + 1 WHERE id = ANY(${idArrayLiteral(failed)})`,
+      'COMMIT',
+    ];
+    return statements.filter((statement): statement is string => typeof statement === 'string').join('; ');
+  }
+
+  private failedPass(pending: number, outcomes: PromiseSettledResult<void>[]): false {
+    this.failedPasses += 1;
+    this.retryAt = Date.now() + backoffDelay(Math.min(this.failedPasses, 6), this.options.pollMs, MAX_RETRY_MS);
+    const reason = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')?.reason;
+    this.options.logger.warn({ pending, err: reason, loop: this.options.name }, 'outbox publish failed; will retry');
+    return false;
+  }
+
+  private async pruneNowAndThen(): Promise<void> {
+    const hours = this.options.keepPublishedHours;
+    if (hours === undefined || Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    await this.options.pool.query(
+      'DELETE FROM outbox WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => $1)',
+      [hours],
     );
   }
 }
