@@ -65,8 +65,7 @@ export class OutboxRelay {
   private pendingWake: NodeJS.Timeout | undefined;
   private failedPasses = 0;
   private retryAt = 0;
-  // The first prune comes one interval after start, not in the first pass.
-  private lastPrune = Date.now();
+  private lastPrune = 0;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.contracts = new Map(options.contracts.map((contract) => [contract.type, contract]));
@@ -74,7 +73,9 @@ export class OutboxRelay {
     if (!Number.isSafeInteger(this.batchSize) || this.batchSize < 1) throw new Error(`batch size ${this.batchSize} is not a positive integer`);
     const { messageId, type } = options.columns ?? { messageId: 'message_id', type: 'type' };
     const columns = `id, ${messageId} AS message_id, ${type} AS type, payload${options.traceContext ? ', trace_context' : ''}`;
-    const pending = options.keepPublishedHours === undefined ? '' : ' WHERE published_at IS NULL';
+    const hours = options.keepPublishedHours;
+    if (hours !== undefined && !(Number.isSafeInteger(hours) && hours > 0)) throw new Error(`keepPublishedHours ${hours} is not a positive whole number`);
+    const pending = hours === undefined ? '' : ' WHERE published_at IS NULL';
     this.claimBatch = `BEGIN; SELECT ${columns} FROM outbox${pending} ORDER BY id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`;
     this.loop = new WakeableLoop(options.name, () => this.tick(), options.pollMs, options.logger);
   }
@@ -101,9 +102,7 @@ export class OutboxRelay {
 
   private async tick(): Promise<boolean> {
     if (!this.options.broker.isConnected() || Date.now() < this.retryAt) return false;
-    const busy = await this.pass();
-    await this.pruneNowAndThen();
-    return busy;
+    return this.pass();
   }
 
   private pass(): Promise<boolean> {
@@ -111,7 +110,7 @@ export class OutboxRelay {
     return withBundledTransaction(this.options.pool, async (client) => {
       const rows = await lastStatementRows<OutboxRow>(client, this.claimBatch);
       if (rows.length === 0) {
-        await client.query('COMMIT');
+        await client.query(this.settlement([], []));
         return false;
       }
       const messages = outboxMessages(rows, this.contracts, this.options.bundle);
@@ -139,10 +138,11 @@ export class OutboxRelay {
     );
   }
 
-  /** The statements that settle a pass, ending with its COMMIT. */
+  /** The statements that settle a pass (and, when due, prune it), ending with its COMMIT. */
   private settlement(published: readonly number[], failed: readonly number[]): string {
     const keep = this.options.keepPublishedHours !== undefined;
     const statements = [
+      this.pruneIfDue(),
       published.length > 0 &&
         (keep
           ? `UPDATE outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY(${idArrayLiteral(published)})`
@@ -161,13 +161,14 @@ export class OutboxRelay {
     return false;
   }
 
-  private async pruneNowAndThen(): Promise<void> {
+  /**
+   * Kept rows published longer ago than they are kept, once every ten minutes (the first pass
+   * included), in the pass's own round trip.
+   */
+  private pruneIfDue(): string | false {
     const hours = this.options.keepPublishedHours;
-    if (hours === undefined || Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    if (hours === undefined || Date.now() - this.lastPrune < PRUNE_EVERY_MS) return false;
     this.lastPrune = Date.now();
-    await this.options.pool.query(
-      'DELETE FROM outbox WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => $1)',
-      [hours],
-    );
+    return `DELETE FROM outbox WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => ${hours})`;
   }
 }
