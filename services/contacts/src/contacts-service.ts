@@ -51,6 +51,10 @@ export async function startContactsService(
   const metrics = createMetricsRegistry('contacts');
   await migrateDatabase({ databaseUrl, migrationsDir: MIGRATIONS_DIR, logger });
   const pool = createPool(databaseUrl, logger, { max: 20 });
+  // The consumers' statements are keyed writes and batches over arrays, which Postgres would
+  // otherwise plan again at every execution (the product events' many-CTE statement most of all);
+  // the API's filtered lists keep custom plans in the pool above.
+  const consumerPool = createPool(databaseUrl, logger, { max: 10, genericPlans: true });
   const redis = createRedis(config.REDIS_URL, logger, { keyPrefix: config.REDIS_KEY_PREFIX });
   const broker = Broker.start({
     url: config.AMQP_URL,
@@ -61,7 +65,7 @@ export async function startContactsService(
   });
   const emailValidator = emailDomainValidatorFor(config, redis, logger, domainCheckMetrics(metrics));
   outboxLagGauge(metrics, pool);
-  registerConsumers(broker, { pool, broker, onOutcome: hooks.onMessageOutcome });
+  registerConsumers(broker, { pool: consumerPool, broker, onOutcome: hooks.onMessageOutcome });
   const relay = contactsOutboxRelay(pool, broker, logger, config.OUTBOX_POLL_MS);
   relay.start();
   const inbox = inboxPruner({ pool, retentionDays: config.INBOX_RETENTION_DAYS, logger });
@@ -92,6 +96,7 @@ export async function startContactsService(
         () => inbox.stop(),
         () => broker.close(),
         async () => void redis.disconnect(),
+        () => consumerPool.end(),
         () => pool.end(),
       ]),
   };
