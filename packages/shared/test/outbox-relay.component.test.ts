@@ -68,6 +68,19 @@ describe('OutboxRelay', () => {
     }
   });
 
+  it('refuses a batch size or a kept-hours option that is not a positive integer', async () => {
+    const { broker, close } = await brokerWithObserver();
+    const relayWith = (options: { batchSize?: number; keepPublishedHours?: number }) => () =>
+      new OutboxRelay({ name: 'test-relay', pool, broker, logger, pollMs: 60_000, contracts: [emailSentV1], ...options });
+    try {
+      expect(relayWith({ batchSize: 0 })).toThrow('batchSize 0 is not a positive integer');
+      expect(relayWith({ keepPublishedHours: 1.5 })).toThrow('keepPublishedHours 1.5 is not a positive integer');
+      expect(relayWith({ keepPublishedHours: 24, batchSize: 500 })).not.toThrow();
+    } finally {
+      await close();
+    }
+  });
+
   it('keeps the rows when the broker cannot confirm, and publishes them once it is back', async () => {
     const amqp = new URL(servers.amqpUrl);
     const proxy = await startTcpProxy({ host: amqp.hostname, port: Number(amqp.port || 5672) });

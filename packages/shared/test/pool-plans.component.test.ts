@@ -29,8 +29,9 @@ describe('createPool plans', () => {
     const custom = createPool(databaseUrl, memoryLogger().logger);
     try {
       expect(await filterOfPlan(generic)).toContain('$1');
-      expect(await filterOfPlan(custom)).toContain('5');
-      expect(await filterOfPlan(custom)).not.toContain('$1');
+      const customFilter = await filterOfPlan(custom);
+      expect(customFilter).toContain('5');
+      expect(customFilter).not.toContain('$1');
     } finally {
       await Promise.all([generic.end(), custom.end()]);
     }

@@ -69,13 +69,12 @@ export class OutboxRelay {
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.contracts = new Map(options.contracts.map((contract) => [contract.type, contract]));
-    this.batchSize = options.batchSize ?? 50;
-    if (!Number.isSafeInteger(this.batchSize) || this.batchSize < 1) throw new Error(`batch size ${this.batchSize} is not a positive integer`);
+    this.batchSize = positiveInteger('batchSize', options.batchSize ?? 50);
     const { messageId, type } = options.columns ?? { messageId: 'message_id', type: 'type' };
     const columns = `id, ${messageId} AS message_id, ${type} AS type, payload${options.traceContext ? ', trace_context' : ''}`;
-    const hours = options.keepPublishedHours;
-    if (hours !== undefined && !(Number.isSafeInteger(hours) && hours > 0)) throw new Error(`keepPublishedHours ${hours} is not a positive whole number`);
-    const pending = hours === undefined ? '' : ' WHERE published_at IS NULL';
+    // Written into the prune's SQL (`make_interval` takes whole hours), so checked here.
+    if (options.keepPublishedHours !== undefined) positiveInteger('keepPublishedHours', options.keepPublishedHours);
+    const pending = options.keepPublishedHours === undefined ? '' : ' WHERE published_at IS NULL';
     this.claimBatch = `BEGIN; SELECT ${columns} FROM outbox${pending} ORDER BY id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`;
     this.loop = new WakeableLoop(options.name, () => this.tick(), options.pollMs, options.logger);
   }
@@ -171,4 +170,10 @@ export class OutboxRelay {
     this.lastPrune = Date.now();
     return `DELETE FROM outbox WHERE published_at IS NOT NULL AND published_at < now() - make_interval(hours => ${hours})`;
   }
+}
+
+/** `value` when it is a positive whole number; a relay configured otherwise refuses to start. */
+function positiveInteger(option: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${option} ${value} is not a positive integer`);
+  return value;
 }
